@@ -1,0 +1,159 @@
+/* wordload: word lists into the dictionary table word,head,tail,len. */
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "lexicon.h"
+#include "output.h"
+#include "util.h"
+
+static const char usage_text[] =
+	"Usage: wordload [OPTION]... [FILE]...\n"
+	"Turn word lists into the dictionary table word,head,tail,len (CSV).\n"
+	"With no FILE, or when FILE is -, read standard input. Gzip input is\n"
+	"recognised automatically. Words keep input order; the first of\n"
+	"duplicates wins.\n"
+	"\n"
+	"Sources:\n"
+	"  -f, --format FMT      list (one word per line; blank lines and # comments\n"
+	"                        skipped), csv (a CSV/TSV table with a header),\n"
+	"                        skk (okuri-nasi readings of an SKK dictionary),\n"
+	"                        ipadic (readings of MeCab IPADIC CSV entries).\n"
+	"                        Default: csv for names ending in .csv or .tsv\n"
+	"                        (also .gz), list otherwise\n"
+	"  -c, --column NAME     csv: the column holding the words (default word)\n"
+	"  -e, --encoding ENC    input encoding, converted by iconv (default EUC-JP\n"
+	"                        for skk and ipadic, UTF-8 otherwise)\n"
+	"      --pos POS         ipadic: keep entries whose part of speech starts\n"
+	"                        with POS, e.g. 名詞,一般 (default 名詞)\n"
+	"\n"
+	"Rules:\n"
+	"      --upcase          upper-case ASCII letters in words\n"
+	"      --drop-digit-tail drop words whose last character is a digit 0-9\n"
+	"      --min-len N       drop words shorter than N characters (default 1)\n"
+	"      --max-len N       drop words longer than N characters\n"
+	"  -k, --kana            Japanese keys: hiragana, katakana folded, small kana\n"
+	"                        as large, ぢ->じ, づ->ず, を->お; words that are not\n"
+	"                        all kana are dropped (implied by skk and ipadic)\n"
+	"      --long-vowel MODE for a trailing ー: drop (the kana before it, the\n"
+	"                        default), vowel (that kana's vowel), keep (ー)\n"
+	"      --fold-dakuten    fold voiced and semi-voiced kana to plain in keys\n"
+	"\n"
+	"Errors and output:\n"
+	"      --skip-invalid    skip (and count) invalid text instead of failing\n"
+	"      --allow-empty     an empty dictionary is not an error\n"
+	"  -v, --verbose         report on stderr what each rule dropped\n"
+	"  -o, --output FILE     write FILE atomically (gzip if it ends in .gz)\n"
+	"  -t, --tsv             write TSV instead of CSV\n"
+	"  -z, --gzip            gzip the output\n"
+	"      --bom             start the output with a UTF-8 byte order mark\n"
+	"  -h, --help            show this help and exit\n"
+	"      --version         show the version and exit\n";
+
+enum {
+	OPT_UPCASE = 256, OPT_DIGIT, OPT_MINLEN, OPT_MAXLEN, OPT_LONG, OPT_DAKUTEN, OPT_POS,
+	OPT_SKIP, OPT_EMPTY, OPT_BOM, OPT_VERSION
+};
+
+static const struct option long_opts[] = {
+	{"format", required_argument, NULL, 'f'},
+	{"column", required_argument, NULL, 'c'},
+	{"encoding", required_argument, NULL, 'e'},
+	{"pos", required_argument, NULL, OPT_POS},
+	{"upcase", no_argument, NULL, OPT_UPCASE},
+	{"drop-digit-tail", no_argument, NULL, OPT_DIGIT},
+	{"min-len", required_argument, NULL, OPT_MINLEN},
+	{"max-len", required_argument, NULL, OPT_MAXLEN},
+	{"kana", no_argument, NULL, 'k'},
+	{"long-vowel", required_argument, NULL, OPT_LONG},
+	{"fold-dakuten", no_argument, NULL, OPT_DAKUTEN},
+	{"skip-invalid", no_argument, NULL, OPT_SKIP},
+	{"allow-empty", no_argument, NULL, OPT_EMPTY},
+	{"verbose", no_argument, NULL, 'v'},
+	{"output", required_argument, NULL, 'o'},
+	{"tsv", no_argument, NULL, 't'},
+	{"gzip", no_argument, NULL, 'z'},
+	{"bom", no_argument, NULL, OPT_BOM},
+	{"help", no_argument, NULL, 'h'},
+	{"version", no_argument, NULL, OPT_VERSION},
+	{NULL, 0, NULL, 0},
+};
+
+static void report(const lex_stats *st)
+{
+	const struct { const char *what; long n; } lines[] = {
+		{"lines read", st->lines},
+		{"words found", st->words},
+		{"invalid text skipped", st->invalid},
+		{"not kana", st->not_kana},
+		{"ending in a digit", st->digit_tail},
+		{"shorter than --min-len", st->too_short},
+		{"longer than --max-len", st->too_long},
+		{"duplicates", st->duplicates},
+		{"words written", st->written},
+	};
+	for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++)
+		fprintf(stderr, "%s: %s: %ld\n", util_progname, lines[i].what, lines[i].n);
+}
+
+int main(int argc, char **argv)
+{
+	static const char *const formats[] = {"list", "csv", "skk", "ipadic", NULL};
+	static const char *const long_modes[] = {"drop", "vowel", "keep", NULL};
+	static const lex_format format_of[] = {LEX_LIST, LEX_CSV, LEX_SKK, LEX_IPADIC};
+	util_init(argv[0]);
+	lex_opts lo = {.min_len = 1};
+	lex_format format = LEX_AUTO;
+	out_opts oo = {0};
+	const char *output = NULL;
+	bool verbose = false, allow_empty = false;
+	int c;
+	while ((c = getopt_long(argc, argv, "f:c:e:kvo:tzh", long_opts, NULL)) != -1) {
+		switch (c) {
+		case 'f': format = format_of[opt_choice("--format", optarg, formats)]; break;
+		case 'c': lo.column = optarg; break;
+		case 'e': lo.encoding = optarg; break;
+		case OPT_POS: lo.pos = optarg; break;
+		case OPT_UPCASE: lo.upcase = true; break;
+		case OPT_DIGIT: lo.drop_digit_tail = true; break;
+		case OPT_MINLEN: lo.min_len = (long)opt_i64("--min-len", optarg, 1, 1000000); break;
+		case OPT_MAXLEN: lo.max_len = (long)opt_i64("--max-len", optarg, 1, 1000000); break;
+		case 'k': lo.kana = true; break;
+		case OPT_LONG:
+			lo.kana_rules.long_vowel = (enum kana_long)opt_choice("--long-vowel", optarg, long_modes);
+			break;
+		case OPT_DAKUTEN: lo.kana_rules.fold_dakuten = true; break;
+		case OPT_SKIP: lo.skip_invalid = true; break;
+		case OPT_EMPTY: allow_empty = true; break;
+		case 'v': verbose = true; break;
+		case 'o': output = optarg; break;
+		case 't': oo.tsv = true; break;
+		case 'z': oo.gzip = true; break;
+		case OPT_BOM: oo.bom = true; break;
+		case 'h': fputs(usage_text, stdout); return fflush(stdout) ? EXIT_DATA : 0;
+		case OPT_VERSION: util_version();
+		default: util_try_help();
+		}
+	}
+	if (lo.max_len && lo.max_len < lo.min_len)
+		die_usage("--max-len %ld is less than --min-len %ld", lo.max_len, lo.min_len);
+	if (format == LEX_SKK || format == LEX_IPADIC)
+		lo.kana = true;
+	if (lo.pos && format != LEX_IPADIC)
+		die_usage("--pos applies only to --format ipadic");
+
+	lexicon_t *lx = lex_new(&lo);
+	if (optind == argc)
+		lex_load(lx, "-", format);
+	for (int i = optind; i < argc; i++)
+		lex_load(lx, argv[i], format);
+	if (verbose)
+		report(lex_stats_of(lx));
+	if (lex_count(lx) == 0 && !allow_empty)
+		die("no words left%s", verbose ? "" : " (-v tells what each rule dropped)");
+	out_t *out = out_open(output, &oo);
+	lex_write(lx, out);
+	out_close(out);
+	lex_free(lx);
+	return 0;
+}

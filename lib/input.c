@@ -1,0 +1,169 @@
+#include "input.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <fcntl.h>
+#include <iconv.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "util.h"
+
+#define IN_CHUNK (256u * 1024u)
+
+struct in_file {
+	gzFile gz;
+	char *name;
+	char *buf;
+	size_t cap, start, end;
+	long line;
+	bool eof, first;
+};
+
+in_file *in_open(const char *path)
+{
+	in_file *f = xcalloc(1, sizeof *f);
+	bool is_stdin = strcmp(path, "-") == 0;
+	int fd = is_stdin ? dup(STDIN_FILENO) : open(path, O_RDONLY);
+	if (fd < 0)
+		die("cannot open %s: %s", path, strerror(errno));
+	f->gz = gzdopen(fd, "rb");
+	if (!f->gz)
+		die("cannot open %s: out of memory", path);
+	gzbuffer(f->gz, IN_CHUNK);
+	f->name = xstrdup(path);
+	f->cap = IN_CHUNK;
+	f->buf = xmalloc(f->cap);
+	f->first = true;
+	return f;
+}
+
+const char *in_name(const in_file *f)
+{
+	return f->name;
+}
+
+long in_lineno(const in_file *f)
+{
+	return f->line;
+}
+
+static void fill(in_file *f)
+{
+	if (f->start > 0) { /* keep the partial line, make room behind it */
+		memmove(f->buf, f->buf + f->start, f->end - f->start);
+		f->end -= f->start;
+		f->start = 0;
+	}
+	if (f->end == f->cap) /* a line longer than the buffer */
+		util_grow((void **)&f->buf, &f->cap, f->cap + 1, 1);
+	size_t want = f->cap - f->end;
+	if (want > (1u << 30))
+		want = 1u << 30;
+	int got = gzread(f->gz, f->buf + f->end, (unsigned)want);
+	if (got < 0) {
+		int err;
+		const char *msg = gzerror(f->gz, &err);
+		if (err == Z_ERRNO)
+			msg = strerror(errno);
+		die("%s: read error: %s", f->name, msg);
+	}
+	if (got == 0)
+		f->eof = true;
+	f->end += (size_t)got;
+}
+
+const char *in_getline(in_file *f, size_t *len)
+{
+	size_t scanned = 0; /* bytes of the current line already searched */
+	for (;;) {
+		char *p = f->buf + f->start;
+		size_t avail = f->end - f->start;
+		char *nl = memchr(p + scanned, '\n', avail - scanned);
+		if (nl || (f->eof && avail > 0)) {
+			size_t n = nl ? (size_t)(nl - p) + 1 : avail;
+			f->start += n;
+			f->line++;
+			if (f->first) {
+				f->first = false;
+				if (n >= 3 && memcmp(p, "\xEF\xBB\xBF", 3) == 0)
+					p += 3, n -= 3;
+			}
+			*len = n;
+			return p;
+		}
+		if (f->eof)
+			return NULL;
+		scanned = avail;
+		fill(f); /* moves the partial line to the front: scanned stays valid */
+	}
+}
+
+void in_close(in_file *f)
+{
+	if (!f)
+		return;
+	gzclose(f->gz);
+	free(f->buf);
+	free(f->name);
+	free(f);
+}
+
+struct in_conv {
+	iconv_t cd;
+	char *buf;
+	size_t cap;
+};
+
+in_conv *in_conv_open(const char *encoding)
+{
+	if (!strcasecmp(encoding, "UTF-8") || !strcasecmp(encoding, "UTF8"))
+		return NULL;
+	iconv_t cd = iconv_open("UTF-8", encoding);
+	if (cd == (iconv_t)-1)
+		die_usage("unknown encoding '%s'", encoding);
+	/* Line-by-line conversion needs "\n" to be the byte 0x0A in the
+	 * source encoding; check by converting a newline the other way. */
+	iconv_t back = iconv_open(encoding, "UTF-8");
+	char nl[] = "\n", out[16];
+	char *ip = nl, *op = out;
+	size_t il = 1, ol = sizeof out;
+	bool ok = back != (iconv_t)-1 && iconv(back, &ip, &il, &op, &ol) != (size_t)-1 &&
+		  iconv(back, NULL, NULL, &op, &ol) != (size_t)-1 &&
+		  op - out == 1 && out[0] == '\n';
+	if (back != (iconv_t)-1)
+		iconv_close(back);
+	if (!ok) {
+		iconv_close(cd);
+		die_usage("encoding '%s' is not supported: lines must end in the byte 0x0A", encoding);
+	}
+	in_conv *c = xcalloc(1, sizeof *c);
+	c->cd = cd;
+	return c;
+}
+
+bool in_conv_run(in_conv *c, const char *s, size_t n, const char **out, size_t *outlen)
+{
+	/* No multibyte text encoding we accept grows more than fourfold. */
+	util_grow((void **)&c->buf, &c->cap, n * 4 + 16, 1);
+	iconv(c->cd, NULL, NULL, NULL, NULL);
+	char *ip = (char *)s, *op = c->buf;
+	size_t il = n, ol = c->cap;
+	if (iconv(c->cd, &ip, &il, &op, &ol) == (size_t)-1 ||
+	    iconv(c->cd, NULL, NULL, &op, &ol) == (size_t)-1)
+		return false;
+	*out = c->buf;
+	*outlen = (size_t)(op - c->buf);
+	return true;
+}
+
+void in_conv_close(in_conv *c)
+{
+	if (!c)
+		return;
+	iconv_close(c->cd);
+	free(c->buf);
+	free(c);
+}

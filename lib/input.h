@@ -1,0 +1,38 @@
+/* input: reading files or stdin line by line through zlib, so plain and
+ * gzip-compressed input both work (gzip is recognised by its magic bytes,
+ * not the file name), with an optional conversion to UTF-8 by iconv.
+ *
+ * Lines are handed out in place, without copying, and stay valid until the
+ * next call. A UTF-8 byte order mark at the start of the input is removed. */
+#ifndef YOMI_INPUT_H
+#define YOMI_INPUT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef struct in_file in_file;
+
+/* Opens PATH ("-" is stdin) or dies with "cannot open". */
+in_file *in_open(const char *path);
+/* The name used in messages: the path, or "-" for stdin. */
+const char *in_name(const in_file *f);
+/* Next line including its "\n" (absent only on a last line without one);
+ * NULL at end of input. Dies on read errors and corrupt gzip data. */
+const char *in_getline(in_file *f, size_t *len);
+/* Number of the line last returned, from 1. */
+long in_lineno(const in_file *f);
+void in_close(in_file *f);
+
+/* Conversion of text in a given encoding to UTF-8. Only encodings in
+ * which "\n" is the single byte 0x0A can be converted line by line; others
+ * (UTF-16, UTF-32) are refused by in_conv_open. */
+typedef struct in_conv in_conv;
+/* NULL when ENCODING is UTF-8 (no conversion needed); dies with exit 2 on
+ * unknown or unsupported encodings. */
+in_conv *in_conv_open(const char *encoding);
+/* Converts s[0..n); on success *out and *outlen hold UTF-8 valid until the
+ * next call. Returns false if s is not valid in the source encoding. */
+bool in_conv_run(in_conv *c, const char *s, size_t n, const char **out, size_t *outlen);
+void in_conv_close(in_conv *c);
+
+#endif

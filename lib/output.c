@@ -1,0 +1,222 @@
+#include "output.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "util.h"
+
+#define OUT_BUF (64u * 1024u)
+
+struct out {
+	int fd;
+	gzFile gz;
+	char *path, *tmp; /* tmp NULL when writing to stdout */
+	char delim;
+	size_t col;
+	char buf[OUT_BUF];
+	size_t len;
+};
+
+static bool ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), m = strlen(suffix);
+	return n >= m && strcmp(s + n - m, suffix) == 0;
+}
+
+static void write_error(out_t *o, const char *msg)
+{
+	die("%s: write error: %s", o->tmp ? o->path : "stdout", msg);
+}
+
+static void flush(out_t *o)
+{
+	if (o->len == 0)
+		return;
+	if (o->gz) {
+		if (gzwrite(o->gz, o->buf, (unsigned)o->len) != (int)o->len) {
+			int err;
+			const char *msg = gzerror(o->gz, &err);
+			write_error(o, err == Z_ERRNO ? strerror(errno) : msg);
+		}
+	} else {
+		const char *p = o->buf;
+		size_t left = o->len;
+		while (left > 0) {
+			ssize_t w = write(o->fd, p, left);
+			if (w < 0) {
+				if (errno == EINTR)
+					continue;
+				write_error(o, strerror(errno));
+			}
+			p += w;
+			left -= (size_t)w;
+		}
+	}
+	o->len = 0;
+}
+
+static inline void put(out_t *o, const char *s, size_t n)
+{
+	while (n > 0) {
+		if (o->len == OUT_BUF)
+			flush(o);
+		size_t k = OUT_BUF - o->len < n ? OUT_BUF - o->len : n;
+		memcpy(o->buf + o->len, s, k);
+		o->len += k;
+		s += k;
+		n -= k;
+	}
+}
+
+static inline void putc_(out_t *o, char c)
+{
+	if (o->len == OUT_BUF)
+		flush(o);
+	o->buf[o->len++] = c;
+}
+
+out_t *out_open(const char *path, const out_opts *opts)
+{
+	out_t *o = xcalloc(1, sizeof *o);
+	out_opts none = {0};
+	if (!opts)
+		opts = &none;
+	o->delim = opts->tsv ? '\t' : ',';
+	bool gzip = opts->gzip;
+	if (!path || strcmp(path, "-") == 0) {
+		o->fd = STDOUT_FILENO;
+	} else {
+		gzip = gzip || ends_with(path, ".gz");
+		o->path = xstrdup(path);
+		size_t n = strlen(path);
+		o->tmp = xmalloc(n + 16);
+		snprintf(o->tmp, n + 16, "%s.tmpXXXXXX", path);
+		o->fd = mkstemp(o->tmp);
+		if (o->fd < 0)
+			die("cannot create %s: %s", path, strerror(errno));
+		util_temp_register(o->tmp);
+		/* mkstemp makes the file 0600; a finished output gets the usual
+		 * permissions under the user's umask. */
+		mode_t mask = umask(0);
+		umask(mask);
+		fchmod(o->fd, 0666 & ~mask);
+	}
+	if (gzip) {
+		int fd = dup(o->fd);
+		if (fd < 0 || !(o->gz = gzdopen(fd, "wb6")))
+			die("cannot start gzip output: %s", strerror(errno));
+	}
+	if (opts->bom)
+		put(o, "\xEF\xBB\xBF", 3);
+	return o;
+}
+
+void out_field_n(out_t *o, const char *s, size_t n)
+{
+	if (o->col++ > 0)
+		putc_(o, o->delim);
+	size_t i = 0;
+	for (; i < n; i++) {
+		char c = s[i];
+		if (c == o->delim || c == '"' || c == '\n' || c == '\r')
+			break;
+	}
+	if (i == n) {
+		put(o, s, n);
+		return;
+	}
+	putc_(o, '"');
+	for (i = 0; i < n; i++) {
+		if (s[i] == '"')
+			putc_(o, '"');
+		putc_(o, s[i]);
+	}
+	putc_(o, '"');
+}
+
+void out_field(out_t *o, const char *s)
+{
+	out_field_n(o, s, strlen(s));
+}
+
+void out_int(out_t *o, int64_t v)
+{
+	char b[24];
+	int n = snprintf(b, sizeof b, "%" PRId64, v);
+	out_field_n(o, b, (size_t)n);
+}
+
+void out_double(out_t *o, double v)
+{
+	char b[40];
+	if (isnan(v)) {
+		out_field_n(o, "NA", 2);
+		return;
+	}
+	if (v == 0)
+		v = 0; /* no "-0" */
+	int n = 0;
+	for (int prec = 1; prec <= 17; prec++) {
+		n = snprintf(b, sizeof b, "%.*g", prec, v);
+		if (strtod(b, NULL) == v)
+			break;
+	}
+	double a = fabs(v);
+	if (strchr(b, 'e') && a >= 1e-4 && a < 1e15) {
+		/* %g chose an exponent only because digits ran short; spreadsheets
+		 * and R read plain decimals either way, people read them better. */
+		for (int prec = 0; prec <= 20; prec++) {
+			n = snprintf(b, sizeof b, "%.*f", prec, v);
+			if (strtod(b, NULL) == v)
+				break;
+		}
+	}
+	out_field_n(o, b, (size_t)n);
+}
+
+void out_na(out_t *o)
+{
+	out_field_n(o, "", 0);
+}
+
+void out_end_row(out_t *o)
+{
+	putc_(o, '\n');
+	o->col = 0;
+}
+
+void out_row(out_t *o, const char *const *fields, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		out_field(o, fields[i]);
+	out_end_row(o);
+}
+
+void out_close(out_t *o)
+{
+	flush(o);
+	if (o->gz) {
+		int rc = gzclose(o->gz);
+		if (rc != Z_OK)
+			write_error(o, rc == Z_ERRNO ? strerror(errno) : "gzip stream error");
+	}
+	if (o->tmp) {
+		if (fsync(o->fd) != 0 && errno != EINVAL)
+			write_error(o, strerror(errno));
+		if (close(o->fd) != 0)
+			write_error(o, strerror(errno));
+		if (rename(o->tmp, o->path) != 0)
+			die("cannot rename %s to %s: %s", o->tmp, o->path, strerror(errno));
+		util_temp_forget(o->tmp);
+		free(o->tmp);
+		free(o->path);
+	}
+	free(o);
+}

@@ -1,0 +1,68 @@
+#include "rng.h"
+
+static inline uint64_t rotl(uint64_t x, int k)
+{
+	return (x << k) | (x >> (64 - k));
+}
+
+uint64_t rng_mix64(uint64_t z)
+{
+	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9u;
+	z = (z ^ (z >> 27)) * 0x94D049BB133111EBu;
+	return z ^ (z >> 31);
+}
+
+uint64_t rng_splitmix64(uint64_t *state)
+{
+	*state += 0x9E3779B97F4A7C15u;
+	return rng_mix64(*state);
+}
+
+void rng_seed(rng_t *r, uint64_t key)
+{
+	uint64_t sm = key;
+	for (int i = 0; i < 4; i++)
+		r->s[i] = rng_splitmix64(&sm);
+	/* splitmix64 never yields four zero words in a row, but the all-zero
+	 * state would be fatal for xoshiro, so make it impossible outright. */
+	if (!(r->s[0] | r->s[1] | r->s[2] | r->s[3]))
+		r->s[0] = 1;
+}
+
+void rng_stream(rng_t *r, uint64_t seed, uint64_t stream)
+{
+	rng_seed(r, seed ^ rng_mix64(stream + 0x9E3779B97F4A7C15u));
+}
+
+uint64_t rng_next(rng_t *r)
+{
+	uint64_t *s = r->s;
+	uint64_t result = rotl(s[1] * 5, 7) * 9;
+	uint64_t t = s[1] << 17;
+	s[2] ^= s[0];
+	s[3] ^= s[1];
+	s[1] ^= s[2];
+	s[0] ^= s[3];
+	s[2] ^= t;
+	s[3] = rotl(s[3], 45);
+	return result;
+}
+
+uint64_t rng_below(rng_t *r, uint64_t n)
+{
+	unsigned __int128 m = (unsigned __int128)rng_next(r) * n;
+	uint64_t low = (uint64_t)m;
+	if (low < n) {
+		uint64_t threshold = -n % n;
+		while (low < threshold) {
+			m = (unsigned __int128)rng_next(r) * n;
+			low = (uint64_t)m;
+		}
+	}
+	return (uint64_t)(m >> 64);
+}
+
+double rng_double(rng_t *r)
+{
+	return (double)(rng_next(r) >> 11) * 0x1.0p-53;
+}
