@@ -57,8 +57,8 @@ bench: all
 # AddressSanitizer + UBSan build in its own tree, running the whole suite.
 sanitize:
 	rm -rf build/sanitize && mkdir -p build/sanitize
-	git ls-files -z 2>/dev/null | xargs -0 -I{} cp --parents {} build/sanitize/ 2>/dev/null || \
-		cp -r Makefile bin lib tests dictionaries pipelines build/sanitize/
+	tar --exclude=./build --exclude=./.git -cf - . | tar -C build/sanitize -xf -
+	$(MAKE) -C build/sanitize clean
 	$(MAKE) -C build/sanitize all \
 		CFLAGS="-O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" \
 		LDFLAGS="-fsanitize=address,undefined"

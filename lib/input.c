@@ -24,11 +24,11 @@ struct in_file {
 
 in_file *in_open(const char *path)
 {
-	in_file *f = xcalloc(1, sizeof *f);
 	bool is_stdin = strcmp(path, "-") == 0;
 	int fd = is_stdin ? dup(STDIN_FILENO) : open(path, O_RDONLY);
 	if (fd < 0)
 		die("cannot open %s: %s", path, strerror(errno));
+	in_file *f = xcalloc(1, sizeof *f);
 	f->gz = gzdopen(fd, "rb");
 	if (!f->gz)
 		die("cannot open %s: out of memory", path);
@@ -50,6 +50,16 @@ long in_lineno(const in_file *f)
 	return f->line;
 }
 
+/* zlib's message without the "<fd:N>: " prefix gzdopen streams carry. */
+static const char *gz_message(gzFile gz, int *err)
+{
+	const char *msg = gzerror(gz, err);
+	if (*err == Z_ERRNO)
+		return strerror(errno);
+	const char *colon = strncmp(msg, "<fd:", 4) == 0 ? strstr(msg, ": ") : NULL;
+	return colon ? colon + 2 : msg;
+}
+
 static void fill(in_file *f)
 {
 	if (f->start > 0) { /* keep the partial line, make room behind it */
@@ -65,13 +75,17 @@ static void fill(in_file *f)
 	int got = gzread(f->gz, f->buf + f->end, (unsigned)want);
 	if (got < 0) {
 		int err;
-		const char *msg = gzerror(f->gz, &err);
-		if (err == Z_ERRNO)
-			msg = strerror(errno);
-		die("%s: read error: %s", f->name, msg);
+		die("%s: read error: %s", f->name, gz_message(f->gz, &err));
 	}
-	if (got == 0)
+	if (got == 0) {
+		/* zlib reports a truncated gzip stream only as a soft error
+		 * beside a normal end of input. */
+		int err;
+		const char *msg = gz_message(f->gz, &err);
+		if (err == Z_BUF_ERROR)
+			die("%s: read error: %s", f->name, msg);
 		f->eof = true;
+	}
 	f->end += (size_t)got;
 }
 

@@ -73,7 +73,7 @@ uint32_t kana_vowel(uint32_t h)
 		const char *p = rows[r];
 		uint32_t first = 0, cp;
 		int len;
-		while ((len = utf8_decode(p, 4, &cp)) > 0) {
+		while (*p && (len = utf8_decode(p, 4, &cp)) > 0) {
 			if (!first)
 				first = cp;
 			if (cp == h)

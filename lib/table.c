@@ -91,7 +91,8 @@ static bool fill_rows(table_t *t)
 	 * CR). */
 	size_t keep = t->nfield - t->pending_first;
 	size_t base = keep ? t->foff[t->pending_first] : t->dlen;
-	memmove(t->data, t->data + base, t->dlen - base);
+	if (t->dlen > base)
+		memmove(t->data, t->data + base, t->dlen - base);
 	for (size_t i = 0; i < keep; i++) {
 		t->foff[i] = t->foff[t->pending_first + i] - base;
 		t->flen[i] = t->flen[t->pending_first + i];

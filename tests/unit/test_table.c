@@ -1,0 +1,214 @@
+/* Table reading and writing edge cases. */
+#include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "output.h"
+#include "table.h"
+#include "unit.h"
+#include "util.h"
+
+static char dir[] = "/tmp/yomi-unit-XXXXXX";
+
+static const char *write_file(const char *name, const char *data, size_t n)
+{
+	static char path[256];
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	FILE *f = fopen(path, "wb");
+	fwrite(data, 1, n, f);
+	fclose(f);
+	return path;
+}
+
+static char *slurp(const char *path, size_t *n)
+{
+	gzFile g = gzopen(path, "rb");
+	size_t cap = 1 << 20;
+	char *b = malloc(cap);
+	int got = gzread(g, b, (unsigned)cap - 1);
+	gzclose(g);
+	b[got < 0 ? 0 : got] = '\0';
+	if (n)
+		*n = got < 0 ? 0 : (size_t)got;
+	return b;
+}
+
+/* All rows as "line:f1|f2|...;" so one string comparison checks fields,
+ * field boundaries and start lines together. */
+static char *dump(const char *path)
+{
+	static char out[1 << 16];
+	table_t *t = table_open(path, NULL);
+	size_t n = 0;
+	n += (size_t)snprintf(out + n, sizeof out - n, "[%c]", table_delim(t) == '\t' ? 'T' : 'C');
+	for (size_t i = 0; i < table_ncols(t); i++)
+		n += (size_t)snprintf(out + n, sizeof out - n, "%s%s", i ? "|" : "", table_colname(t, i));
+	n += (size_t)snprintf(out + n, sizeof out - n, ";");
+	while (table_read_row(t)) {
+		n += (size_t)snprintf(out + n, sizeof out - n, "%ld:", table_line(t));
+		for (size_t i = 0; i < table_nfields(t); i++)
+			n += (size_t)snprintf(out + n, sizeof out - n, "%s%s", i ? "|" : "",
+					      table_field(t, i));
+		n += (size_t)snprintf(out + n, sizeof out - n, ";");
+	}
+	table_close(t);
+	return out;
+}
+
+#define DUMP(name, lit) dump(write_file(name, lit, sizeof lit - 1))
+
+/* Runs table reading in a child; returns "STATUS:stderr". */
+static char *die_msg(const char *path)
+{
+	static char msg[512];
+	char errpath[256];
+	snprintf(errpath, sizeof errpath, "%s/stderr", dir);
+	fflush(stdout);
+	pid_t pid = fork();
+	if (pid == 0) {
+		freopen(errpath, "w", stderr);
+		table_t *t = table_open(path, NULL);
+		while (table_read_row(t))
+			;
+		exit(0);
+	}
+	int status;
+	waitpid(pid, &status, 0);
+	char *e = slurp(errpath, NULL);
+	snprintf(msg, sizeof msg, "%d:%s", WEXITSTATUS(status), e);
+	free(e);
+	return msg;
+}
+
+#define DIES(name, lit) die_msg(write_file(name, lit, sizeof lit - 1))
+
+int main(void)
+{
+	util_init("unit");
+	if (!mkdtemp(dir))
+		return 1;
+
+	CHECK_STR(DUMP("a.csv", "a,b\n1,2\n3,4\n"), "[C]a|b;2:1|2;3:3|4;", "plain CSV");
+	CHECK_STR(DUMP("b.csv", "a,b\n1,2"), "[C]a|b;2:1|2;", "no final newline");
+	CHECK_STR(DUMP("c.csv", "a,b\r\n1,2\r\n"), "[C]a|b;2:1|2;", "CRLF");
+	CHECK_STR(DUMP("d.csv", "\xEF\xBB\xBF" "a,b\n1,2\n"), "[C]a|b;2:1|2;", "BOM stripped");
+	CHECK_STR(DUMP("e.csv", "a,b\n\"x,y\",\"say \"\"hi\"\"\"\n"), "[C]a|b;2:x,y|say \"hi\";",
+		  "quoted comma and doubled quotes");
+	CHECK_STR(DUMP("f.csv", "a,b\n\"two\nlines\",1\n\"x\",2\n"), "[C]a|b;2:two\nlines|1;4:x|2;",
+		  "embedded newline keeps later line numbers");
+	CHECK_STR(DUMP("g.csv", "a,b\n\n1,2\n\n\n3,4\n"), "[C]a|b;3:1|2;6:3|4;",
+		  "blank lines skipped, counted");
+	CHECK_STR(DUMP("h.csv", "a,b\n , x \n"), "[C]a|b;2: | x ;", "spaces are data");
+	CHECK_STR(DUMP("i.csv", "a,b,c\n,,\n"), "[C]a|b|c;2:||;", "empty fields");
+	CHECK_STR(DUMP("j.tsv", "a\tb\n1,5\t2\n"), "[T]a|b;2:1,5|2;", "TSV detected");
+	CHECK_STR(DUMP("k.csv", "\n\na,b\n1,2\n"), "[C]a|b;4:1|2;", "leading blank lines");
+	CHECK_STR(DUMP("l.csv", "a\n\"\"\n"), "[C]a;2:;", "quoted empty field");
+	CHECK_STR(DUMP("m.csv", "a,b\r1,2\r"), "[C]a|b;2:1|2;", "bare CR ends rows (old Mac files count CRs as lines)");
+
+	/* A 3 MB field crosses every internal buffer boundary. */
+	size_t big = 3u << 20;
+	char *data = malloc(big + 32);
+	memcpy(data, "w,n\n\"", 5);
+	for (size_t i = 0; i < big; i++)
+		data[5 + i] = (char)('a' + i % 26);
+	memcpy(data + 5 + big, "\",7\nx,8\n", 8);
+	table_t *t = table_open(write_file("big.csv", data, big + 13), NULL);
+	CHECK(table_read_row(t) && table_field_len(t, 0) == big && table_field(t, 0)[big - 1] ==
+		      (char)('a' + (big - 1) % 26) && strcmp(table_field(t, 1), "7") == 0,
+	      "3 MB field read whole");
+	CHECK(table_read_row(t) && table_line(t) == 3 && strcmp(table_field(t, 0), "x") == 0,
+	      "row after the long field");
+	table_close(t);
+	free(data);
+
+	/* gzip input is recognised by content, whatever the name. */
+	char gzpath[256];
+	snprintf(gzpath, sizeof gzpath, "%s/plain-name.csv", dir);
+	gzFile g = gzopen(gzpath, "wb");
+	gzputs(g, "a,b\n1,2\n");
+	gzclose(g);
+	CHECK_STR(dump(gzpath), "[C]a|b;2:1|2;", "gzip input");
+
+	/* Errors: exit 1 and FILE:LINE: message. */
+	char want[512];
+#define WANT(name, line, text) \
+	(snprintf(want, sizeof want, "1:unit: %s/%s:%d: %s\n", dir, name, line, text), want)
+	CHECK_STR(DIES("e1.csv", "a,b\n1,2\n1,2,3\n"), WANT("e1.csv", 3, "expected 2 fields, found 3"),
+		  "too many fields");
+	CHECK_STR(DIES("e2.csv", "a,b\n1\n"), WANT("e2.csv", 2, "expected 2 fields, found 1"),
+		  "too few fields");
+	CHECK_STR(DIES("e3.csv", "a,b\n1,2\n\"open,3\n4,5\n"),
+		  WANT("e3.csv", 3, "unterminated quoted field"), "unterminated quote");
+	CHECK_STR(DIES("e4.csv", "a,b\n1,x\"y\n"),
+		  WANT("e4.csv", 2, "malformed quoting: a quote inside an unquoted field or text after a closing quote"),
+		  "quote inside unquoted field");
+	CHECK_STR(DIES("e5.csv", "a,b\n\"x\"y,2\n"),
+		  WANT("e5.csv", 2, "malformed quoting: a quote inside an unquoted field or text after a closing quote"),
+		  "text after closing quote");
+	CHECK_STR(DIES("e6.csv", "a,b\n1,x\0y\n"), WANT("e6.csv", 2, "NUL byte in a field"), "NUL byte");
+	snprintf(want, sizeof want, "1:unit: %s/e7.csv: empty input, expected a header line\n", dir);
+	CHECK_STR(DIES("e7.csv", ""), want, "empty input");
+	snprintf(want, sizeof want, "1:unit: %s/e8.csv: empty input, expected a header line\n", dir);
+	CHECK_STR(DIES("e8.csv", "\n\r\n"), want, "only blank lines");
+
+	/* Writing: minimal quoting, TSV, gzip, atomic -o, numbers. */
+	char opath[256];
+	snprintf(opath, sizeof opath, "%s/out.csv", dir);
+	out_t *o = out_open(opath, NULL);
+	const char *row[] = {"plain", "with,comma", "say \"hi\"", "two\nlines", "", "tab\there"};
+	out_row(o, row, 6);
+	out_int(o, -42);
+	out_double(o, 0.1);
+	out_double(o, 1e20);
+	out_double(o, 123456.5);
+	out_double(o, 2.0 / 3);
+	out_double(o, -0.0);
+	out_end_row(o);
+	char *got = slurp(opath, NULL);
+	CHECK_STR(got, "", "nothing visible before close (written to a temporary)");
+	free(got);
+	out_close(o);
+	got = slurp(opath, NULL);
+	CHECK_STR(got,
+		  "plain,\"with,comma\",\"say \"\"hi\"\"\",\"two\nlines\",,tab\there\n"
+		  "-42,0.1,1e+20,123456.5,0.6666666666666666,0\n",
+		  "CSV quoting and numbers");
+	free(got);
+	char lsbuf[512];
+	snprintf(lsbuf, sizeof lsbuf, "ls %s | grep -c tmp > %s/count", dir, dir);
+	system(lsbuf);
+	snprintf(lsbuf, sizeof lsbuf, "%s/count", dir);
+	got = slurp(lsbuf, NULL);
+	CHECK_STR(got, "0\n", "no temporary left behind");
+	free(got);
+
+	snprintf(opath, sizeof opath, "%s/out.tsv.gz", dir);
+	out_opts oo = {.tsv = true};
+	o = out_open(opath, &oo);
+	const char *trow[] = {"a,b", "c\td", "e"};
+	out_row(o, trow, 3);
+	out_close(o);
+	FILE *f = fopen(opath, "rb");
+	unsigned char magic[2] = {0, 0};
+	fread(magic, 1, 2, f);
+	fclose(f);
+	CHECK(magic[0] == 0x1F && magic[1] == 0x8B, "a .gz output is gzip");
+	got = slurp(opath, NULL);
+	CHECK_STR(got, "a,b\t\"c\td\"\te\n", "TSV quotes only tabs, quotes and newlines");
+	free(got);
+
+	/* What the writer writes, the reader reads back unchanged. */
+	snprintf(opath, sizeof opath, "%s/round.csv", dir);
+	o = out_open(opath, NULL);
+	const char *hdr[] = {"x", "y"};
+	out_row(o, hdr, 2);
+	const char *r2[] = {"\"quoted\"", "multi\r\nline, with comma"};
+	out_row(o, r2, 2);
+	out_close(o);
+	CHECK_STR(dump(opath), "[C]x|y;2:\"quoted\"|multi\r\nline, with comma;", "round trip");
+
+	snprintf(lsbuf, sizeof lsbuf, "rm -rf %s", dir);
+	system(lsbuf);
+	return unit_done();
+}
