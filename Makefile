@@ -17,7 +17,7 @@ LIB_SRC = $(wildcard lib/*.c)
 LIB_OBJ = $(LIB_SRC:.c=.o)
 UNIT_SRC = $(wildcard tests/unit/*.c)
 UNIT_BIN = $(UNIT_SRC:.c=)
-DEPS = $(LIB_OBJ:.o=.d) $(BINS:=.d) $(UNIT_BIN:=.d)
+DEPS = $(LIB_OBJ:.o=.d) $(BINS:=.d) $(UNIT_BIN:=.d) $(BENCH_BIN:=.d)
 
 # The exact test command README.md gives; .ci/run calls it too.
 BATS = bats
@@ -51,7 +51,11 @@ bats: all
 check: all $(UNIT_BIN)
 	tests/run
 
-bench: all
+BENCH_BIN = tests/bench/csvread tests/bench/csvbase
+tests/bench/%: tests/bench/%.c lib/libyomi.a
+	$(CC) $(YOMI_CFLAGS) $(CFLAGS) -o $@ $< lib/libyomi.a $(LDFLAGS) $(YOMI_LIBS)
+
+bench: all $(BENCH_BIN)
 	tests/bench/run
 
 # AddressSanitizer + UBSan build in its own tree, running the whole suite.
@@ -75,7 +79,7 @@ uninstall:
 	rm -f $(PROGRAMS:%=$(DESTDIR)$(BINDIR)/%) $(PROGRAMS:%=$(DESTDIR)$(MANDIR)/%.1)
 
 clean:
-	rm -rf lib/*.o lib/*.d lib/libyomi.a $(BINS) bin/*.d $(UNIT_BIN) tests/unit/*.d build
+	rm -rf lib/*.o lib/*.d lib/libyomi.a $(BINS) bin/*.d $(UNIT_BIN) tests/unit/*.d $(BENCH_BIN) tests/bench/*.d build
 
 # Installs, only when missing, the Debian packages the project needs.
 deps:

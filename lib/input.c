@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <fcntl.h>
 #include <iconv.h>
+#include <stdint.h>
 #include <string.h>
 #include <strings.h>
 #include <unistd.h>
@@ -19,7 +20,10 @@ struct in_file {
 	char *buf;
 	size_t cap, start, end;
 	long line;
-	bool eof, first;
+	bool eof, first, line_nul;
+	/* Index in buf of the first NUL byte at or after start, or SIZE_MAX:
+	 * found once per block read, so lines need no scan of their own. */
+	size_t nul;
 };
 
 in_file *in_open(const char *path)
@@ -37,12 +41,18 @@ in_file *in_open(const char *path)
 	f->cap = IN_CHUNK;
 	f->buf = xmalloc(f->cap);
 	f->first = true;
+	f->nul = SIZE_MAX;
 	return f;
 }
 
 const char *in_name(const in_file *f)
 {
 	return f->name;
+}
+
+bool in_line_has_nul(const in_file *f)
+{
+	return f->line_nul;
 }
 
 long in_lineno(const in_file *f)
@@ -64,6 +74,8 @@ static void fill(in_file *f)
 {
 	if (f->start > 0) { /* keep the partial line, make room behind it */
 		memmove(f->buf, f->buf + f->start, f->end - f->start);
+		if (f->nul != SIZE_MAX)
+			f->nul -= f->start;
 		f->end -= f->start;
 		f->start = 0;
 	}
@@ -86,6 +98,11 @@ static void fill(in_file *f)
 			die("%s: read error: %s", f->name, msg);
 		f->eof = true;
 	}
+	if (f->nul == SIZE_MAX) {
+		char *z = memchr(f->buf + f->end, '\0', (size_t)got);
+		if (z)
+			f->nul = (size_t)(z - f->buf);
+	}
 	f->end += (size_t)got;
 }
 
@@ -98,7 +115,12 @@ const char *in_getline(in_file *f, size_t *len)
 		char *nl = memchr(p + scanned, '\n', avail - scanned);
 		if (nl || (f->eof && avail > 0)) {
 			size_t n = nl ? (size_t)(nl - p) + 1 : avail;
+			f->line_nul = f->nul < f->start + n;
 			f->start += n;
+			if (f->line_nul) {
+				char *z = memchr(f->buf + f->start, '\0', f->end - f->start);
+				f->nul = z ? (size_t)(z - f->buf) : SIZE_MAX;
+			}
 			f->line++;
 			if (f->first) {
 				f->first = false;
@@ -113,6 +135,29 @@ const char *in_getline(in_file *f, size_t *len)
 		scanned = avail;
 		fill(f); /* moves the partial line to the front: scanned stays valid */
 	}
+}
+
+const char *in_block(in_file *f, size_t max, size_t *len)
+{
+	if (f->start == f->end) {
+		if (f->eof)
+			return NULL;
+		f->start = f->end = 0;
+		fill(f);
+		if (f->end == 0)
+			return NULL;
+	}
+	if (f->first) {
+		f->first = false;
+		if (f->end - f->start >= 3 && memcmp(f->buf + f->start, "\xEF\xBB\xBF", 3) == 0)
+			f->start += 3;
+	}
+	char *p = f->buf + f->start;
+	size_t n = f->end - f->start < max ? f->end - f->start : max;
+	f->start += n;
+	f->nul = SIZE_MAX;
+	*len = n;
+	return p;
 }
 
 void in_close(in_file *f)

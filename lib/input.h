@@ -19,6 +19,12 @@ const char *in_name(const in_file *f);
 /* Next line including its "\n" (absent only on a last line without one);
  * NULL at end of input. Dies on read errors and corrupt gzip data. */
 const char *in_getline(in_file *f, size_t *len);
+/* Up to MAX bytes of the buffered input, reading more when none is left; NULL at the
+ * end. Mixes with in_getline (lines first, then blocks), but in_lineno
+ * does not count the lines inside blocks. */
+const char *in_block(in_file *f, size_t max, size_t *len);
+/* Whether the line last returned holds a NUL byte (text never does). */
+bool in_line_has_nul(const in_file *f);
 /* Number of the line last returned, from 1. */
 long in_lineno(const in_file *f);
 void in_close(in_file *f);

@@ -1,11 +1,28 @@
 #include "table.h"
 
 #include <csv.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "input.h"
 #include "utf8.h"
 #include "util.h"
+
+/* How line numbers are kept while libcsv is fed large blocks: with
+ * CSV_REPALL_NL libcsv reports every unquoted line end as a row callback
+ * (an empty one for blank lines and for the LF of a CRLF), and newlines in
+ * quoted fields are counted in the field callback. So `lines` is exact at
+ * every row end, and a row starts on the line after the previous row end.
+ * Feeding line by line would need no counting but costs libcsv a third of
+ * its speed in per-call overhead. */
+
+/* Input is fed to libcsv in pieces this small so that the rows queued from
+ * one piece stay in the first-level caches until they are read. */
+#define PIECE (16u * 1024u)
+
+typedef struct {
+	size_t off, len;
+} field_t;
 
 struct table {
 	in_file *in;
@@ -13,22 +30,25 @@ struct table {
 	struct csv_parser csv;
 	bool header_done, no_header, at_eof;
 	char delim;
-	/* Header names. */
 	char **cols;
 	size_t ncols;
-	/* Completed rows waiting to be read, and the one being assembled:
+	long header_line;
+	/* Completed rows waiting to be read, then the row being assembled:
 	 * field bytes back to back in data, each NUL-terminated. */
 	char *data;
 	size_t dlen, dcap;
-	size_t *foff, *flen;
+	field_t *f;
 	size_t nfield, fcap;
 	size_t *rfirst; /* first field of queued row r; rfirst[nrows] ends it */
 	long *rline;
 	size_t nrows, rcap, rnext;
-	size_t pending_first; /* first field of the row being assembled */
-	/* Line bookkeeping: the line a new row would start on. */
-	long row_start, feeding, header_line;
-	/* The current row. */
+	size_t pending_first;
+	long lines;     /* newlines consumed by completed fields and rows */
+	/* A quote in this piece of input or the one before: a field ending
+	 * here may be quoted and hold newlines (its closing quote is at
+	 * worst the last byte of the previous piece). */
+	bool quotes_near, quotes_before;
+	long row_start; /* line on which the row being assembled starts */
 	size_t cur_first, cur_n;
 	long cur_line;
 };
@@ -42,60 +62,89 @@ static int no_space(unsigned char c)
 static void on_field(void *s, size_t len, void *data)
 {
 	table_t *t = data;
-	if (len && memchr(s, '\0', len))
-		die_at(in_name(t->in), t->feeding, "NUL byte in a field");
-	util_grow((void **)&t->data, &t->dcap, t->dlen + len + 1, 1);
-	memcpy(t->data + t->dlen, s, len);
-	t->data[t->dlen + len] = '\0';
-	util_grow((void **)&t->foff, &t->fcap, t->nfield + 1, sizeof *t->foff);
-	t->flen = xrealloc(t->flen, t->fcap * sizeof *t->flen);
-	t->foff[t->nfield] = t->dlen;
-	t->flen[t->nfield] = len;
+	/* Room for a fixed 32-byte copy of a short field plus its NUL. */
+	if (__builtin_expect(t->dlen + len + 33 > t->dcap, 0))
+		util_grow((void **)&t->data, &t->dcap, t->dlen + len + 33, 1);
+	if (__builtin_expect(t->nfield == t->fcap, 0))
+		util_grow((void **)&t->f, &t->fcap, t->nfield + 1, sizeof *t->f);
+	char *d = t->data + t->dlen;
+	/* CSV_APPEND_NULL puts a NUL at s[len], inside libcsv's entry buffer,
+	 * which is allocated in blocks of at least 128 bytes (csv.h exposes its
+	 * size); so a short field is copied, NUL included, by one fixed-size
+	 * move that the compiler inlines, instead of a memcpy call. */
+	if (len < 32 && t->csv.entry_size >= 32)
+		memcpy(d, s, 32);
+	else
+		memcpy(d, s, len + 1);
+	if (t->quotes_near) /* only quoted fields can hold a newline */
+		for (const char *p = s, *e = p + len; (p = memchr(p, '\n', (size_t)(e - p))); p++)
+			t->lines++;
+	t->f[t->nfield].off = t->dlen;
+	t->f[t->nfield].len = len;
 	t->nfield++;
 	t->dlen += len + 1;
 }
 
 static void on_row(int term, void *data)
 {
-	(void)term;
 	table_t *t = data;
 	size_t n = t->nfield - t->pending_first;
-	if (t->header_done && !t->no_header && n != t->ncols)
-		die_at(in_name(t->in), t->row_start, "expected %zu fields, found %zu", t->ncols, n);
-	util_grow((void **)&t->rfirst, &t->rcap, t->nrows + 2, sizeof *t->rfirst);
-	t->rline = xrealloc(t->rline, t->rcap * sizeof *t->rline);
-	t->rfirst[t->nrows] = t->pending_first;
-	t->rline[t->nrows] = t->row_start;
-	t->nrows++;
-	t->rfirst[t->nrows] = t->nfield;
-	t->pending_first = t->nfield;
-	t->row_start = t->feeding + 1;
+	if (n > 0) { /* zero fields: a blank line or the LF of a CRLF */
+		if (t->header_done && !t->no_header && n != t->ncols)
+			die_at(in_name(t->in), t->row_start, "expected %zu fields, found %zu", t->ncols, n);
+		if (t->nrows + 2 > t->rcap) {
+			util_grow((void **)&t->rfirst, &t->rcap, t->nrows + 2, sizeof *t->rfirst);
+			t->rline = xrealloc(t->rline, t->rcap * sizeof *t->rline);
+		}
+		t->rfirst[t->nrows] = t->pending_first;
+		t->rline[t->nrows] = t->row_start;
+		t->nrows++;
+		t->rfirst[t->nrows] = t->nfield;
+		t->pending_first = t->nfield;
+	}
+	if (term == '\n')
+		t->lines++;
+	t->row_start = t->lines + 1;
 }
 
-static bool is_blank(const char *line, size_t n)
+static void feed(table_t *t, const char *s, size_t n)
 {
-	return n == 0 || line[0] == '\n' || (n == 2 && line[0] == '\r' && line[1] == '\n');
+	const char *nul = memchr(s, '\0', n);
+	size_t len = nul ? (size_t)(nul - s) : n;
+	bool quotes = memchr(s, '"', len) != NULL;
+	t->quotes_near = quotes || t->quotes_before;
+	t->quotes_before = quotes;
+	if (csv_parse(&t->csv, s, len, on_field, on_row, t) != len)
+		die_at(in_name(t->in), t->row_start,
+		       "malformed quoting: a quote inside an unquoted field or text after a closing quote");
+	if (nul)
+		die_at(in_name(t->in), t->row_start, "NUL byte in a field");
 }
 
-static void parse_error(table_t *t)
+/* Next piece of input for libcsv: a whole block, or with an encoding to
+ * convert a line (iconv must not see a character split between blocks). */
+static const char *next_piece(table_t *t, size_t *n)
 {
-	die_at(in_name(t->in), t->feeding,
-	       "malformed quoting: a quote inside an unquoted field or text after a closing quote");
+	if (!t->conv)
+		return in_block(t->in, PIECE, n);
+	const char *line = in_getline(t->in, n);
+	if (line && !in_conv_run(t->conv, line, *n, &line, n))
+		die_at(in_name(t->in), in_lineno(t->in), "invalid text in the input encoding");
+	return line;
 }
 
-/* Feeds input lines to libcsv until at least one row is queued. */
+/* Feeds input until at least one row is queued. */
 static bool fill_rows(table_t *t)
 {
-	/* Drop the rows already read, keeping the fields of a row still being
-	 * assembled (a line can end one row and begin the next through a bare
-	 * CR). */
+	/* Drop the rows already read, keeping the fields of the row still
+	 * being assembled. */
 	size_t keep = t->nfield - t->pending_first;
-	size_t base = keep ? t->foff[t->pending_first] : t->dlen;
+	size_t base = keep ? t->f[t->pending_first].off : t->dlen;
 	if (t->dlen > base)
 		memmove(t->data, t->data + base, t->dlen - base);
 	for (size_t i = 0; i < keep; i++) {
-		t->foff[i] = t->foff[t->pending_first + i] - base;
-		t->flen[i] = t->flen[t->pending_first + i];
+		t->f[i] = t->f[t->pending_first + i];
+		t->f[i].off -= base;
 	}
 	t->dlen -= base;
 	t->nfield = keep;
@@ -103,26 +152,21 @@ static bool fill_rows(table_t *t)
 	t->nrows = t->rnext = 0;
 	while (t->nrows == 0 && !t->at_eof) {
 		size_t n;
-		const char *line = in_getline(t->in, &n);
-		if (!line) {
+		const char *s = next_piece(t, &n);
+		if (!s) {
 			t->at_eof = true;
 			if (csv_fini(&t->csv, on_field, on_row, t) != 0)
 				die_at(in_name(t->in), t->row_start, "unterminated quoted field");
 			break;
 		}
-		t->feeding = in_lineno(t->in);
-		if (t->conv && !in_conv_run(t->conv, line, n, &line, &n))
-			die_at(in_name(t->in), t->feeding, "invalid text in the input encoding");
-		/* libcsv skips blank lines; count them so the next row's start
-		 * line stays right. */
-		if (t->row_start == t->feeding && is_blank(line, n)) {
-			t->row_start++;
-			continue;
-		}
-		if (csv_parse(&t->csv, line, n, on_field, on_row, t) != n)
-			parse_error(t);
+		feed(t, s, n);
 	}
 	return t->nrows > 0;
+}
+
+static bool is_blank(const char *line, size_t n)
+{
+	return n == 0 || line[0] == '\n' || (n == 2 && line[0] == '\r' && line[1] == '\n');
 }
 
 static char detect_delim(const char *s, size_t n)
@@ -151,25 +195,27 @@ table_t *table_open(const char *path, const table_opts *opts)
 		if (opts->encoding)
 			t->conv = in_conv_open(opts->encoding);
 	}
-	if (csv_init(&t->csv, CSV_STRICT | CSV_STRICT_FINI | CSV_APPEND_NULL) != 0)
+	if (csv_init(&t->csv, CSV_STRICT | CSV_STRICT_FINI | CSV_APPEND_NULL | CSV_REPALL_NL) != 0)
 		die("out of memory");
 	csv_set_space_func(&t->csv, no_space);
 	if (!t->delim) {
-		/* Peek at the first line without consuming it: parse it here
-		 * and feed the same bytes below. */
+		/* The delimiter is decided by the first non-blank line, which is
+		 * then fed like any other input. */
 		size_t n;
 		const char *line;
-		while ((line = in_getline(t->in, &n)) && is_blank(line, n))
-			t->row_start++;
-		if (!line)
+		bool blank = true;
+		while (blank && (line = in_getline(t->in, &n))) {
+			if (t->conv && !in_conv_run(t->conv, line, n, &line, &n))
+				die_at(path, in_lineno(t->in), "invalid text in the input encoding");
+			blank = is_blank(line, n);
+			if (!blank) {
+				t->delim = detect_delim(line, n);
+				csv_set_delim(&t->csv, (unsigned char)t->delim);
+			}
+			feed(t, line, n);
+		}
+		if (blank)
 			die("%s: empty input, expected a header line", path);
-		t->feeding = in_lineno(t->in);
-		if (t->conv && !in_conv_run(t->conv, line, n, &line, &n))
-			die_at(path, 1, "invalid text in the input encoding");
-		t->delim = detect_delim(line, n);
-		csv_set_delim(&t->csv, (unsigned char)t->delim);
-		if (csv_parse(&t->csv, line, n, on_field, on_row, t) != n)
-			parse_error(t);
 	} else {
 		csv_set_delim(&t->csv, (unsigned char)t->delim);
 	}
@@ -179,15 +225,14 @@ table_t *table_open(const char *path, const table_opts *opts)
 	}
 	if (t->nrows == 0 && !fill_rows(t))
 		die("%s: empty input, expected a header line", path);
-	size_t first = t->rfirst[0], end = t->rfirst[1];
+	t->ncols = t->rfirst[1] - t->rfirst[0];
 	t->header_line = t->rline[0];
-	t->ncols = end - first;
 	t->cols = xmalloc(t->ncols * sizeof *t->cols);
 	for (size_t i = 0; i < t->ncols; i++)
-		t->cols[i] = xstrdup(t->data + t->foff[first + i]);
+		t->cols[i] = xstrdup(t->data + t->f[t->rfirst[0] + i].off);
 	t->header_done = true;
-	/* Rows completed together with the header (several on one line
-	 * through bare CRs) were not checked against its width yet. */
+	/* Rows completed in the same piece as the header were not checked
+	 * against its width yet. */
 	for (size_t r = 1; r < t->nrows; r++)
 		if (t->rfirst[r + 1] - t->rfirst[r] != t->ncols)
 			die_at(path, t->rline[r], "expected %zu fields, found %zu", t->ncols,
@@ -250,12 +295,12 @@ size_t table_nfields(const table_t *t)
 
 const char *table_field(const table_t *t, size_t i)
 {
-	return t->data + t->foff[t->cur_first + i];
+	return t->data + t->f[t->cur_first + i].off;
 }
 
 size_t table_field_len(const table_t *t, size_t i)
 {
-	return t->flen[t->cur_first + i];
+	return t->f[t->cur_first + i].len;
 }
 
 long table_line(const table_t *t)
@@ -281,8 +326,7 @@ void table_close(table_t *t)
 		free(t->cols[i]);
 	free(t->cols);
 	free(t->data);
-	free(t->foff);
-	free(t->flen);
+	free(t->f);
 	free(t->rfirst);
 	free(t->rline);
 	free(t);
