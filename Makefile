@@ -11,7 +11,7 @@ CFLAGS ?= -O2 -g
 YOMI_CFLAGS = -std=c11 -D_GNU_SOURCE -Wall -Wextra -Ilib -MMD -MP
 YOMI_LIBS = -lcsv -lz -lm
 
-PROGRAMS = wordload
+PROGRAMS = wordload chain-greedy chain-lookahead
 BINS = $(PROGRAMS:%=bin/%)
 LIB_SRC = $(wildcard lib/*.c)
 LIB_OBJ = $(LIB_SRC:.c=.o)
@@ -64,10 +64,10 @@ sanitize:
 	tar --exclude=./build --exclude=./.git -cf - . | tar -C build/sanitize -xf -
 	$(MAKE) -C build/sanitize clean
 	$(MAKE) -C build/sanitize all \
-		CFLAGS="-O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" \
+		CFLAGS="-O1 -g -DYOMI_DEBUG -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" \
 		LDFLAGS="-fsanitize=address,undefined"
 	$(MAKE) -C build/sanitize check \
-		CFLAGS="-O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" \
+		CFLAGS="-O1 -g -DYOMI_DEBUG -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" \
 		LDFLAGS="-fsanitize=address,undefined"
 
 install: all

@@ -1,0 +1,7 @@
+/* chain-greedy: the greedy shiritori player (options and modes in lib/chaincli). */
+#include "chaincli.h"
+
+int main(int argc, char **argv)
+{
+	return chaincli_main(argc, argv, CHAIN_GREEDY);
+}

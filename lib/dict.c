@@ -1,0 +1,149 @@
+#include "dict.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "table.h"
+#include "utf8.h"
+#include "util.h"
+
+static const dict_t *sort_dict; /* qsort has no context argument */
+
+static int by_class_then_len(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	const dict_t *d = sort_dict;
+	if (d->cls[x] != d->cls[y])
+		return d->cls[x] < d->cls[y] ? -1 : 1;
+	if (d->len[x] != d->len[y])
+		return d->len[x] > d->len[y] ? -1 : 1;
+	return x < y ? -1 : (x > y);
+}
+
+static int by_head(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	const dict_t *d = sort_dict;
+	if (d->chead[x] != d->chead[y])
+		return d->chead[x] < d->chead[y] ? -1 : 1;
+	return x < y ? -1 : (x > y);
+}
+
+dict_t *dict_load(const char *path)
+{
+	table_t *t = table_open(path, NULL);
+	int cw = table_need_col(t, "word"), ch = table_need_col(t, "head");
+	int ct = table_need_col(t, "tail"), cl = table_need_col(t, "len");
+	dict_t *d = xcalloc(1, sizeof *d);
+	d->words = strmap_new();
+	d->keys = strmap_new();
+	strmap_t *classes = strmap_new(); /* "head\0tail" pairs as ids */
+	size_t cap = 0;
+	while (table_read_row(t)) {
+		long line = table_line(t);
+		const char *w = table_field(t, (size_t)cw);
+		size_t wn = table_field_len(t, (size_t)cw);
+		if (wn == 0)
+			die_at(path, line, "empty word");
+		for (int c = 0; c < 3; c++) {
+			size_t col = (size_t)(c == 0 ? cw : c == 1 ? ch : ct);
+			table_need_utf8(t, col);
+		}
+		if (table_field_len(t, (size_t)ch) == 0 || table_field_len(t, (size_t)ct) == 0)
+			die_at(path, line, "empty head or tail key for '%s'", w);
+		int64_t len;
+		if (!util_parse_i64(table_field(t, (size_t)cl), 0, 1000000, &len))
+			die_at(path, line, "column 'len': '%s' is not an integer from 0 to 1000000",
+			       table_field(t, (size_t)cl));
+		bool added;
+		uint32_t id = strmap_intern(d->words, w, wn, &added);
+		if (!added)
+			die_at(path, line, "duplicate word '%s'", w);
+		if (id + 1 > cap) {
+			util_grow((void **)&d->len, &cap, id + 1, sizeof *d->len);
+			d->head = xrealloc(d->head, cap * sizeof *d->head);
+			d->tail = xrealloc(d->tail, cap * sizeof *d->tail);
+			d->cls = xrealloc(d->cls, cap * sizeof *d->cls);
+		}
+		d->len[id] = (uint32_t)len;
+		d->head[id] = strmap_intern(d->keys, table_field(t, (size_t)ch),
+					    table_field_len(t, (size_t)ch), NULL);
+		d->tail[id] = strmap_intern(d->keys, table_field(t, (size_t)ct),
+					    table_field_len(t, (size_t)ct), NULL);
+		uint32_t pair[2] = {d->head[id], d->tail[id]};
+		d->cls[id] = strmap_intern(classes, (const char *)pair, sizeof pair, NULL);
+	}
+	table_close(t);
+	d->nwords = (uint32_t)strmap_count(d->words);
+	if (d->nwords == 0)
+		die("%s: the dictionary has no words", path);
+	d->nkeys = (uint32_t)strmap_count(d->keys);
+	d->nclasses = (uint32_t)strmap_count(classes);
+
+	d->chead = xmalloc(d->nclasses * sizeof *d->chead);
+	d->ctail = xmalloc(d->nclasses * sizeof *d->ctail);
+	for (uint32_t c = 0; c < d->nclasses; c++) {
+		const uint32_t *pair = (const uint32_t *)(const void *)strmap_key(classes, c);
+		uint32_t hp[2];
+		memcpy(hp, pair, sizeof hp);
+		d->chead[c] = hp[0];
+		d->ctail[c] = hp[1];
+	}
+	strmap_free(classes);
+
+	sort_dict = d;
+	d->cwords = xmalloc(d->nwords * sizeof *d->cwords);
+	for (uint32_t w = 0; w < d->nwords; w++)
+		d->cwords[w] = w;
+	qsort(d->cwords, d->nwords, sizeof *d->cwords, by_class_then_len);
+	d->cstart = xcalloc(d->nclasses + 1, sizeof *d->cstart);
+	for (uint32_t w = 0; w < d->nwords; w++)
+		d->cstart[d->cls[w] + 1]++;
+	for (uint32_t c = 0; c < d->nclasses; c++)
+		d->cstart[c + 1] += d->cstart[c];
+
+	d->hclasses = xmalloc(d->nclasses * sizeof *d->hclasses);
+	for (uint32_t c = 0; c < d->nclasses; c++)
+		d->hclasses[c] = c;
+	qsort(d->hclasses, d->nclasses, sizeof *d->hclasses, by_head);
+	d->hstart = xcalloc(d->nkeys + 1, sizeof *d->hstart);
+	for (uint32_t c = 0; c < d->nclasses; c++)
+		d->hstart[d->chead[c] + 1]++;
+	for (uint32_t k = 0; k < d->nkeys; k++)
+		d->hstart[k + 1] += d->hstart[k];
+	return d;
+}
+
+const char *dict_word(const dict_t *d, uint32_t w)
+{
+	return strmap_key(d->words, w);
+}
+
+int64_t dict_find(const dict_t *d, const char *s)
+{
+	return strmap_find(d->words, s, strlen(s));
+}
+
+int64_t dict_key(const dict_t *d, const char *s)
+{
+	return strmap_find(d->keys, s, strlen(s));
+}
+
+void dict_free(dict_t *d)
+{
+	if (!d)
+		return;
+	strmap_free(d->words);
+	strmap_free(d->keys);
+	free(d->len);
+	free(d->head);
+	free(d->tail);
+	free(d->cls);
+	free(d->chead);
+	free(d->ctail);
+	free(d->cstart);
+	free(d->cwords);
+	free(d->hstart);
+	free(d->hclasses);
+	free(d);
+}
