@@ -214,7 +214,7 @@ struct chain_search {
 	struct timespec deadline;
 };
 
-#define TT_BITS 20
+#define TT_BITS 22
 
 chain_search *chain_search_new(const dict_t *d, const chain_rules *r)
 {
@@ -296,6 +296,43 @@ static inline bool loses(const chain_search *s, uint32_t w)
 	return s->r->lose_tail && s->r->lose_tail[s->d->tail[w]];
 }
 
+/* Classes with an unused word that a word ending in key K would let the
+ * opponent answer with, had W been played: the opponent's mobility. */
+static inline uint32_t mobility(const chain_search *s, const chain_game *g, uint32_t w)
+{
+	const dict_t *d = s->d;
+	uint32_t k = d->tail[w], n = 0, cw = d->cls[w];
+	for (uint32_t i = d->hstart[k]; i < d->hstart[k + 1]; i++) {
+		uint32_t c = d->hclasses[i];
+		uint32_t next = g->next[c];
+		/* W itself is the leader of its class: skip it there. */
+		if (c == cw && next < d->cstart[c + 1] && d->cwords[next] == w)
+			next++;
+		n += next < d->cstart[c + 1];
+	}
+	return n;
+}
+
+static tt_entry *tt_probe(chain_search *s, uint64_t key)
+{
+	tt_entry *b = &s->tt[(key & s->tt_mask) & ~(size_t)1];
+	return b[0].key == key ? &b[0] : b[1].key == key ? &b[1] : NULL;
+}
+
+/* Two entries per bucket: the first keeps the deepest result, the second
+ * the most recent, so deep results survive a flood of shallow ones. */
+static void tt_store(chain_search *s, uint64_t key, int depth, int64_t value, uint32_t move,
+		     int bound)
+{
+	tt_entry *b = &s->tt[(key & s->tt_mask) & ~(size_t)1];
+	tt_entry *e = b[0].key == key || depth >= b[0].depth ? &b[0] : &b[1];
+	e->key = key;
+	e->value = (int32_t)value;
+	e->move = move;
+	e->depth = (uint16_t)depth;
+	e->bound = (uint8_t)bound;
+}
+
 /* Negamax with alpha-beta over class moves; DEPTH already capped at the
  * moves left in the game. PLY indexes the move list buffer. */
 static int64_t negamax(chain_search *s, chain_game *g, int depth, int ply, int64_t alpha,
@@ -330,9 +367,9 @@ static int64_t negamax(chain_search *s, chain_game *g, int depth, int ply, int64
 	}
 
 	uint64_t key = g->hash ^ s->ztail[g->tail];
-	tt_entry *e = &s->tt[key & s->tt_mask];
+	tt_entry *e = tt_probe(s, key);
 	uint32_t tt_move = 0;
-	if (e->key == key) {
+	if (e) {
 		tt_move = e->move;
 		if (e->depth == depth) {
 			if (e->bound == TT_EXACT)
@@ -345,26 +382,29 @@ static int64_t negamax(chain_search *s, chain_game *g, int depth, int ply, int64
 				return e->value;
 		}
 	}
-	/* Order: the table's move first, then longest first (insertion sort:
-	 * move lists are short). */
-	for (size_t i = 1; i < n; i++) {
+	/* Order: the table's move, then the moves that leave the opponent
+	 * fewest answers (stranding them on a dead-end key is how games are
+	 * won), longer words first among equals; lose-tail moves last. */
+	uint32_t rank[n];
+	for (size_t i = 0; i < n; i++) {
 		uint32_t w = mv[i];
+		uint32_t r = loses(s, w) ? 0xFFFFu : mobility(s, g, w);
+		if (tt_move && d->cls[w] + 1 == tt_move)
+			r = 0, tt_move = 0;
+		else
+			r++;
+		rank[i] = (r << 16) | (0xFFFFu - (d->len[w] > 0xFFFFu ? 0xFFFFu : d->len[w]));
+	}
+	for (size_t i = 1; i < n; i++) {
+		uint32_t w = mv[i], r = rank[i];
 		size_t j = i;
-		while (j > 0 && d->len[mv[j - 1]] < d->len[w]) {
+		while (j > 0 && rank[j - 1] > r) {
 			mv[j] = mv[j - 1];
+			rank[j] = rank[j - 1];
 			j--;
 		}
 		mv[j] = w;
-	}
-	if (tt_move) {
-		for (size_t i = 0; i < n; i++) {
-			if (d->cls[mv[i]] + 1 == tt_move) {
-				uint32_t w = mv[i];
-				memmove(mv + 1, mv, i * sizeof *mv);
-				mv[0] = w;
-				break;
-			}
-		}
+		rank[j] = r;
 	}
 
 	int64_t alpha0 = alpha, best = -4 * CHAIN_LOSS;
@@ -376,7 +416,15 @@ static int64_t negamax(chain_search *s, chain_game *g, int depth, int ply, int64
 			v = len - CHAIN_LOSS;
 		} else {
 			undo_t u = do_move(g, w);
-			v = len - negamax(s, g, depth - 1, ply + 1, len - beta, len - alpha);
+			if (i == 0) {
+				v = len - negamax(s, g, depth - 1, ply + 1, len - beta, len - alpha);
+			} else {
+				/* Principal variation search: prove the move no better
+				 * than alpha with a null window, search again if not. */
+				v = len - negamax(s, g, depth - 1, ply + 1, len - alpha - 1, len - alpha);
+				if (v > alpha && v < beta && !s->aborted)
+					v = len - negamax(s, g, depth - 1, ply + 1, len - beta, len - v);
+			}
 			undo_move(g, w, u);
 		}
 		if (s->aborted)
@@ -390,11 +438,8 @@ static int64_t negamax(chain_search *s, chain_game *g, int depth, int ply, int64
 		if (alpha >= beta)
 			break;
 	}
-	e->key = key;
-	e->value = (int32_t)best;
-	e->move = best_move;
-	e->depth = (uint16_t)depth;
-	e->bound = best <= alpha0 ? TT_UPPER : best >= beta ? TT_LOWER : TT_EXACT;
+	tt_store(s, key, depth, best, best_move,
+		 best <= alpha0 ? TT_UPPER : best >= beta ? TT_LOWER : TT_EXACT);
 	return best;
 }
 

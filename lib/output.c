@@ -1,6 +1,7 @@
 #include "output.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -17,7 +18,8 @@
 struct out {
 	int fd;
 	gzFile gz;
-	char *path, *tmp; /* tmp NULL when writing to stdout */
+	char *path, *tmp; /* tmp NULL when writing to stdout or a device */
+	bool direct;      /* path is a device or FIFO, written in place */
 	char delim;
 	size_t col;
 	char buf[OUT_BUF];
@@ -32,7 +34,7 @@ static bool ends_with(const char *s, const char *suffix)
 
 static void write_error(out_t *o, const char *msg)
 {
-	die("%s: write error: %s", o->tmp ? o->path : "stdout", msg);
+	die("%s: write error: %s", o->path ? o->path : "stdout", msg);
 }
 
 static void flush(out_t *o)
@@ -90,8 +92,30 @@ out_t *out_open(const char *path, const out_opts *opts)
 		opts = &none;
 	o->delim = opts->tsv ? '\t' : ',';
 	bool gzip = opts->gzip;
+	struct stat st;
+	char *real = NULL;
+	if (path && strcmp(path, "-") != 0 && lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
+		/* Replace what a link points to, not the link; links into /proc
+		 * (/dev/stdout and friends) name open descriptors, not files. */
+		real = realpath(path, NULL);
+		if (real && strncmp(real, "/proc/", 6) != 0 && stat(real, &st) == 0 && S_ISREG(st.st_mode))
+			path = real;
+		else
+			st.st_mode = 0; /* write in place */
+	} else if (path && strcmp(path, "-") != 0 && stat(path, &st) != 0) {
+		st.st_mode = S_IFREG; /* a new file */
+	}
 	if (!path || strcmp(path, "-") == 0) {
 		o->fd = STDOUT_FILENO;
+	} else if (!S_ISREG(st.st_mode)) {
+		/* A device, FIFO or descriptor link cannot be replaced by a
+		 * rename: write to it directly. */
+		gzip = gzip || ends_with(path, ".gz");
+		o->path = xstrdup(path);
+		o->fd = open(path, O_WRONLY | O_TRUNC);
+		if (o->fd < 0)
+			die("cannot open %s: %s", path, strerror(errno));
+		o->direct = true;
 	} else {
 		gzip = gzip || ends_with(path, ".gz");
 		o->path = xstrdup(path);
@@ -102,6 +126,8 @@ out_t *out_open(const char *path, const out_opts *opts)
 		if (o->fd < 0)
 			die("cannot create %s: %s", path, strerror(errno));
 		util_temp_register(o->tmp);
+		free(real);
+		real = NULL;
 		/* mkstemp makes the file 0600; a finished output gets the usual
 		 * permissions under the user's umask. */
 		mode_t mask = umask(0);
@@ -113,6 +139,7 @@ out_t *out_open(const char *path, const out_opts *opts)
 		if (fd < 0 || !(o->gz = gzdopen(fd, "wb6")))
 			die("cannot start gzip output: %s", strerror(errno));
 	}
+	free(real);
 	if (opts->bom)
 		put(o, "\xEF\xBB\xBF", 3);
 	return o;
@@ -207,7 +234,11 @@ void out_close(out_t *o)
 		if (rc != Z_OK)
 			write_error(o, rc == Z_ERRNO ? strerror(errno) : "gzip stream error");
 	}
-	if (o->tmp) {
+	if (o->direct) {
+		if (close(o->fd) != 0)
+			write_error(o, strerror(errno));
+		free(o->path);
+	} else if (o->tmp) {
 		if (fsync(o->fd) != 0 && errno != EINVAL)
 			write_error(o, strerror(errno));
 		if (close(o->fd) != 0)

@@ -1,0 +1,272 @@
+#!/usr/bin/env bats
+# chain-greedy: the rules, the three modes, and game-log checking (the
+# same code serves chain-lookahead).
+
+load test_helper/common
+
+MINI="$BATS_TEST_DIRNAME/fixtures/mini.csv"
+LINE="$BATS_TEST_DIRNAME/fixtures/line.csv"
+
+@test "greedy plays the longest word; the opponent's stuck turn ends the match" {
+	run chain-greedy -d "$MINI" --start SCAN --vs greedy
+	assert_success
+	assert_output "game,turn,player,strategy,word,points,p1_score,p2_score,event
+1,0,0,start,SCAN,0,0,0,start
+1,1,1,greedy,NBBBBBBB,8,8,0,play
+1,2,2,greedy,BXXXXXXXXXXX,12,8,12,play
+1,3,1,greedy,,0,8,12,stuck"
+}
+
+@test "the trace lists every candidate with its value (greedy: the points)" {
+	chain-greedy -d "$MINI" --start SCAN --trace trace.csv > /dev/null
+	run cat trace.csv
+	assert_output "game,turn,player,word,points,value,chosen
+1,1,1,NBBBBBBB,8,8,1
+1,1,1,NCCCC,5,5,0
+1,1,1,NDD,3,3,0"
+}
+
+@test "rounds: the game ends after 2R moves and the higher total wins" {
+	run chain-greedy -d "$LINE" --start sa --vs greedy --rounds 2
+	assert_success
+	assert_output "game,turn,player,strategy,word,points,p1_score,p2_score,event
+1,0,0,start,sa,0,0,0,start
+1,1,1,greedy,abb,3,3,0,play
+1,2,2,greedy,bc,2,3,2,play
+1,3,1,greedy,cdd,3,6,2,play
+1,4,2,greedy,de,2,6,4,play"
+	run chain-greedy -d "$LINE" --starts sa --vs greedy --rounds 2
+	assert_output "game,start,seed,p1,p2,turns,p1_score,p2_score,winner,reason
+1,sa,1,greedy,greedy,4,6,4,1,score"
+}
+
+@test "handicap: added to the totals from the start; equal totals draw" {
+	run chain-greedy -d "$LINE" --starts sa --vs greedy --rounds 2 --handicap 0,3
+	assert_line --index 1 "1,sa,1,greedy,greedy,4,6,7,2,score"
+	run chain-greedy -d "$LINE" --starts sa --vs greedy --rounds 2 --handicap 0,2
+	assert_line --index 1 "1,sa,1,greedy,greedy,4,6,6,0,score"
+	run chain-greedy -d "$LINE" --start sa --moves 0 --handicap 5,-1
+	assert_line --index 1 "1,0,0,start,sa,0,5,-1,start"
+}
+
+@test "stuck: a player with no word loses at once" {
+	run chain-greedy -d "$LINE" --starts sa --vs greedy
+	assert_line --index 1 "1,sa,1,greedy,greedy,5,9,4,1,stuck"
+}
+
+@test "lose-tail: playing a word with a losing tail loses at once" {
+	run chain-greedy -d "$LINE" --start sa --vs greedy --lose-tail d
+	assert_output "game,turn,player,strategy,word,points,p1_score,p2_score,event
+1,0,0,start,sa,0,0,0,start
+1,1,1,greedy,abb,3,3,0,play
+1,2,2,greedy,bc,2,3,2,play
+1,3,1,greedy,cdd,3,6,2,lose-tail"
+	run chain-greedy -d "$LINE" --starts sa --vs greedy --lose-tail d
+	assert_line --index 1 "1,sa,1,greedy,greedy,3,6,2,2,lose-tail"
+}
+
+@test "greedy avoids a losing tail while it has another word" {
+	printf 'word,head,tail,len\nsa,s,a,2\nabbbbn,a,n,6\nab,a,b,2\n' > d.csv
+	run chain-greedy -d d.csv --start sa --lose-tail n
+	assert_line --index 2 "1,1,1,greedy,ab,2,2,0,play"
+}
+
+@test "step filter: each call appends one move for whoever is to move" {
+	chain-greedy -d "$LINE" --start sa --moves 0 > g0.csv
+	run cat g0.csv
+	assert_output "game,turn,player,strategy,word,points,p1_score,p2_score,event
+1,0,0,start,sa,0,0,0,start"
+	run bash -c "chain-greedy -d '$LINE' < g0.csv | chain-greedy -d '$LINE' | chain-greedy -d '$LINE' --moves 2"
+	assert_output "game,turn,player,strategy,word,points,p1_score,p2_score,event
+1,0,0,start,sa,0,0,0,start
+1,1,1,greedy,abb,3,3,0,play
+1,2,2,greedy,bc,2,3,2,play
+1,3,1,greedy,cdd,3,6,2,play
+1,4,2,greedy,de,2,6,4,play"
+}
+
+@test "step filter: a finished game passes through unchanged" {
+	chain-greedy -d "$MINI" --start SCAN --vs greedy > done.csv
+	run bash -c "chain-greedy -d '$MINI' < done.csv | cmp - done.csv"
+	assert_success
+}
+
+@test "step filter: extra log columns are carried along" {
+	printf 'note,game,turn,player,strategy,word,points,p1_score,p2_score,event\nhi,7,0,0,start,sa,0,0,0,start\n' > x.csv
+	run chain-greedy -d "$LINE" x.csv
+	assert_output "game,turn,player,strategy,word,points,p1_score,p2_score,event,note
+7,0,0,start,sa,0,0,0,start,hi
+7,1,1,greedy,abb,3,3,0,play,"
+}
+
+@test "--second: the program moves second in a match" {
+	run chain-greedy -d "$LINE" --start sa --vs random --second --rounds 1
+	assert_line --index 2 "1,1,1,random,abb,3,3,0,play"
+	assert_line --index 3 "1,2,2,greedy,bc,2,3,2,play"
+}
+
+@test "tournament: every start word, --games seeds, --both-sides" {
+	run chain-greedy -d "$MINI" --starts SCAN,NDD --vs greedy --games 2 --both-sides
+	assert_success
+	assert_output "game,start,seed,p1,p2,turns,p1_score,p2_score,winner,reason
+1,SCAN,1,greedy,greedy,2,8,12,2,stuck
+2,SCAN,1,greedy,greedy,2,8,12,2,stuck
+3,SCAN,2,greedy,greedy,2,8,12,2,stuck
+4,SCAN,2,greedy,greedy,2,8,12,2,stuck
+5,NDD,1,greedy,greedy,1,2,0,1,stuck
+6,NDD,1,greedy,greedy,1,2,0,1,stuck
+7,NDD,2,greedy,greedy,1,2,0,1,stuck
+8,NDD,2,greedy,greedy,1,2,0,1,stuck"
+}
+
+@test "tournament: --starts all and a file of start words" {
+	run chain-greedy -d "$MINI" --starts all --vs random
+	assert_equal "${#lines[@]}" 9
+	printf '# starts\nSCAN\n\nNDD\n' > starts.txt
+	run chain-greedy -d "$MINI" --starts starts.txt --vs greedy
+	assert_equal "${#lines[@]}" 3
+	assert_line --index 2 --partial "2,NDD,"
+}
+
+@test "random is reproducible by seed and differs across seeds" {
+	wordload --kana "$TOP/dictionaries/japanese-nouns.txt" > jp.csv
+	a=$(chain-greedy -d jp.csv --start りんご --vs random --seed 5)
+	b=$(chain-greedy -d jp.csv --start りんご --vs random --seed 5)
+	c=$(chain-greedy -d jp.csv --start りんご --vs random --seed 6)
+	assert_equal "$a" "$b"
+	[ "$a" != "$c" ]
+}
+
+@test "log errors: word not in the dictionary, wrong head, reuse, turn order" {
+	h="game,turn,player,strategy,word,points,p1_score,p2_score,event"
+	printf '%s\n1,0,0,start,sa,0,0,0,start\n1,1,1,x,zzz,3,3,0,play\n' "$h" > a.csv
+	run chain-greedy -d "$LINE" a.csv
+	assert_failure 1
+	assert_output "chain-greedy: a.csv:3: word 'zzz' is not in the dictionary"
+	printf '%s\n1,0,0,start,sa,0,0,0,start\n1,1,1,x,bc,2,2,0,play\n' "$h" > b.csv
+	run chain-greedy -d "$LINE" b.csv
+	assert_output "chain-greedy: b.csv:3: word 'bc' does not start with the previous word's tail"
+	printf 'word,head,tail,len\nsa,s,a,2\naa,a,a,2\n' > loop.csv
+	printf '%s\n1,0,0,start,sa,0,0,0,start\n1,1,1,x,aa,2,2,0,play\n1,2,2,x,aa,2,2,2,play\n' "$h" > c.csv
+	run chain-greedy -d loop.csv c.csv
+	assert_output "chain-greedy: c.csv:4: word 'aa' already used"
+	printf '%s\n1,0,0,start,sa,0,0,0,start\n1,2,1,x,abb,3,3,0,play\n' "$h" > d.csv
+	run chain-greedy -d "$LINE" d.csv
+	assert_output "chain-greedy: d.csv:3: turn 2 out of order, expected 1"
+}
+
+@test "log errors: scores, players, events, several games, stuck claims" {
+	h="game,turn,player,strategy,word,points,p1_score,p2_score,event"
+	printf '%s\n1,0,0,start,sa,0,0,0,start\n1,1,1,x,abb,3,4,0,play\n' "$h" > a.csv
+	run chain-greedy -d "$LINE" a.csv
+	assert_failure 1
+	assert_output "chain-greedy: a.csv:3: scores 4,0 do not add up (expected 3,0)"
+	printf '%s\n1,0,0,start,sa,0,0,0,start\n1,1,2,x,abb,3,0,3,play\n' "$h" > b.csv
+	run chain-greedy -d "$LINE" b.csv
+	assert_output "chain-greedy: b.csv:3: turn 1 is player 1's, not player 2's"
+	printf '%s\n1,0,0,start,sa,0,0,0,start\n2,1,1,x,abb,3,3,0,play\n' "$h" > c.csv
+	run chain-greedy -d "$LINE" c.csv
+	assert_output "chain-greedy: c.csv:3: the log holds more than one game (2 after 1)"
+	printf '%s\n1,0,0,start,sa,0,0,0,start\n1,1,1,x,,0,0,0,stuck\n' "$h" > d.csv
+	run chain-greedy -d "$LINE" d.csv
+	assert_output "chain-greedy: d.csv:3: player 1 is not stuck"
+	printf '%s\n1,0,0,start,sa,0,0,0,start\n1,1,1,x,abb,3,3,0,lose-tail\n' "$h" > e.csv
+	run chain-greedy -d "$LINE" e.csv
+	assert_output "chain-greedy: e.csv:3: event 'lose-tail' does not match the rules (expected play)"
+	printf '%s\n1,0,0,start,sa,0,0,0,start\n1,1,1,x,abb,2,2,0,play\n' "$h" > f.csv
+	run chain-greedy -d "$LINE" f.csv
+	assert_output "chain-greedy: f.csv:3: word 'abb' scores 3 points, not 2"
+	printf '%s\n1,1,1,x,abb,3,3,0,play\n' "$h" > g.csv
+	run chain-greedy -d "$LINE" g.csv
+	assert_output "chain-greedy: g.csv:2: turn 1 out of order, expected 0"
+	printf '%s\n1,x,0,start,sa,0,0,0,start\n' "$h" > i.csv
+	run chain-greedy -d "$LINE" i.csv
+	assert_output "chain-greedy: i.csv:2: column 'turn': 'x' is not an integer from 0 to 20000"
+	printf 'game,turn\n1,0\n' > j.csv
+	run chain-greedy -d "$LINE" j.csv
+	assert_output "chain-greedy: j.csv:1: missing column 'player'"
+	printf '%s\n' "$h" > k.csv
+	run chain-greedy -d "$LINE" k.csv
+	assert_output "chain-greedy: k.csv: the log has no moves, not even a start word"
+}
+
+@test "a move after the end of the game is an error" {
+	chain-greedy -d "$MINI" --start SCAN --vs greedy > done.csv
+	echo "1,4,2,greedy,DQ,2,8,14,play" >> done.csv
+	run chain-greedy -d "$MINI" done.csv
+	assert_failure 1
+	assert_output "chain-greedy: done.csv:6: a move after the end of the game"
+}
+
+@test "dictionary errors: missing columns, empty, duplicates, bad len" {
+	printf 'word,head,len\nab,a,2\n' > nocol.csv
+	run chain-greedy -d nocol.csv --start ab
+	assert_failure 1
+	assert_output "chain-greedy: nocol.csv:1: missing column 'tail'"
+	printf 'word,head,tail,len\n' > empty.csv
+	run chain-greedy -d empty.csv --start ab
+	assert_output "chain-greedy: empty.csv: the dictionary has no words"
+	printf 'word,head,tail,len\nab,a,b,2\nab,a,b,2\n' > dup.csv
+	run chain-greedy -d dup.csv --start ab
+	assert_output "chain-greedy: dup.csv:3: duplicate word 'ab'"
+	printf 'word,head,tail,len\nab,a,b,two\n' > len.csv
+	run chain-greedy -d len.csv --start ab
+	assert_output "chain-greedy: len.csv:2: column 'len': 'two' is not an integer from 0 to 1000000"
+	run chain-greedy -d "$LINE" --start nope
+	assert_output "chain-greedy: start word 'nope' is not in the dictionary"
+}
+
+@test "errors leave no output file behind" {
+	h="game,turn,player,strategy,word,points,p1_score,p2_score,event"
+	printf '%s\n1,0,0,start,sa,0,0,0,start\n1,1,1,x,zzz,3,3,0,play\n' "$h" > bad.csv
+	run chain-greedy -d "$LINE" -o out.csv bad.csv
+	assert_failure 1
+	[ ! -e out.csv ]
+	run ls
+	refute_output --partial tmp
+}
+
+@test "usage errors exit 2 with a message" {
+	run chain-greedy --start sa
+	assert_failure 2
+	assert_output "chain-greedy: a dictionary is required (-d FILE)
+Try 'chain-greedy --help' for more information."
+	run chain-greedy -d "$LINE" --start sa --depth 3
+	assert_failure 2
+	assert_line --index 0 "chain-greedy: --depth applies to chain-lookahead only"
+	run chain-greedy -d "$LINE" --start sa --vs genius
+	assert_failure 2
+	assert_line --index 0 "chain-greedy: invalid --vs 'genius': expected greedy, random, lookahead, lookahead:D or lookahead:end"
+	run chain-greedy -d "$LINE" --start sa --rounds 0
+	assert_line --index 0 "chain-greedy: invalid --rounds '0': expected an integer from 1 to 10000"
+	run chain-greedy -d "$LINE" --start sa --handicap 3
+	assert_line --index 0 "chain-greedy: invalid --handicap '3': expected A,B"
+	run chain-greedy -d "$LINE" --starts all
+	assert_line --index 0 "chain-greedy: --starts needs an opponent (--vs)"
+	run chain-greedy -d "$LINE" --vs greedy
+	assert_line --index 0 "chain-greedy: --vs needs --start WORD or --starts LIST"
+	run chain-greedy -d "$LINE" --start sa --games 3
+	assert_line --index 0 "chain-greedy: --games applies to tournaments (--starts)"
+	run chain-greedy -d "$LINE" --seed -1 --start sa
+	assert_line --index 0 "chain-greedy: invalid --seed '-1': expected an integer from 0 to 18446744073709551615"
+	run chain-greedy --no-such-option
+	assert_failure 2
+}
+
+@test "--help lists every option; --version" {
+	run chain-greedy --help
+	assert_success
+	for opt in --dict --start --moves --vs --second --starts --games --both-sides --rounds \
+		--handicap --lose-tail --depth --time --seed --game --trace --output --tsv --gzip \
+		--bom --quiet --help --version; do
+		assert_output --partial -- "$opt"
+	done
+	run chain-greedy --version
+	assert_output "chain-greedy (yomi) 0.1.0"
+}
+
+@test "write errors are detected: /dev/full exits 1" {
+	run bash -c "chain-greedy -d '$LINE' --start sa --vs greedy > /dev/full"
+	assert_failure 1
+	assert_output "chain-greedy: stdout: write error: No space left on device"
+}
