@@ -69,7 +69,10 @@ void chain_init(chain_game *g, const dict_t *d, const chain_rules *r, const uint
 	g->zobrist = zobrist;
 	g->used = xcalloc(d->nwords, 1);
 	g->next = xmalloc(d->nclasses * sizeof *g->next);
+	g->avail = xmalloc(d->nkeys * sizeof *g->avail);
 }
+
+static inline void use_word(chain_game *g, uint32_t w);
 
 void chain_start(chain_game *g, uint32_t start)
 {
@@ -77,16 +80,12 @@ void chain_start(chain_game *g, uint32_t start)
 	memset(g->used, 0, d->nwords);
 	memcpy(g->next, d->cstart, d->nclasses * sizeof *g->next);
 	g->hash = 0;
-	g->turn = -1; /* chain_play makes the start word turn 0 */
+	g->turn = -1; /* use_word makes the start word turn 0 */
 	g->end = CHAIN_RUNNING;
 	g->winner = 0;
-	g->used[start] = 1;
-	g->hash ^= g->zobrist[start];
-	uint32_t c = d->cls[start];
-	while (g->next[c] < d->cstart[c + 1] && g->used[d->cwords[g->next[c]]])
-		g->next[c]++;
-	g->tail = d->tail[start];
-	g->turn = 0;
+	for (uint32_t k = 0; k < d->nkeys; k++)
+		g->avail[k] = d->hstart[k + 1] - d->hstart[k];
+	use_word(g, start);
 	g->score[0] = g->r->handicap[0];
 	g->score[1] = g->r->handicap[1];
 	chain_check(g);
@@ -96,6 +95,7 @@ void chain_free(chain_game *g)
 {
 	free(g->used);
 	free(g->next);
+	free(g->avail);
 }
 
 int chain_mover(const chain_game *g)
@@ -114,16 +114,11 @@ const char *chain_illegal(const chain_game *g, uint32_t w)
 
 bool chain_can_move(const chain_game *g)
 {
-	const dict_t *d = g->d;
-	for (uint32_t i = d->hstart[g->tail]; i < d->hstart[g->tail + 1]; i++) {
-		uint32_t c = d->hclasses[i];
-		if (g->next[c] < d->cstart[c + 1])
-			return true;
-	}
-	return false;
+	return g->avail[g->tail] > 0;
 }
 
-/* Marks W used: the class pointer skips to the longest word still unused. */
+/* Marks W used: the class pointer skips to the longest word still unused,
+ * and a class left empty no longer counts among its head's answers. */
 static inline void use_word(chain_game *g, uint32_t w)
 {
 	const dict_t *d = g->d;
@@ -133,6 +128,8 @@ static inline void use_word(chain_game *g, uint32_t w)
 	uint32_t i = g->next[c], end = d->cstart[c + 1];
 	while (i < end && g->used[d->cwords[i]])
 		i++;
+	if (i == end && g->next[c] != end)
+		g->avail[d->chead[c]]--;
 	g->next[c] = i;
 	g->tail = d->tail[w];
 	g->turn++;
@@ -180,6 +177,13 @@ void chain_check(const chain_game *g)
 			i++;
 		if (g->next[c] != i)
 			die("chain: internal error: class %u pointer %u, first unused %u", c, g->next[c], i);
+	}
+	for (uint32_t k = 0; k < d->nkeys; k++) {
+		uint32_t n = 0;
+		for (uint32_t j = d->hstart[k]; j < d->hstart[k + 1]; j++)
+			n += g->next[d->hclasses[j]] < d->cstart[d->hclasses[j] + 1];
+		if (n != g->avail[k])
+			die("chain: internal error: key %u has %u answers, counted %u", k, n, g->avail[k]);
 	}
 #else
 	(void)g;
@@ -284,9 +288,13 @@ static inline undo_t do_move(chain_game *g, uint32_t w)
 
 static inline void undo_move(chain_game *g, uint32_t w, undo_t u)
 {
+	const dict_t *d = g->d;
+	uint32_t c = d->cls[w];
 	g->used[w] = 0;
 	g->hash ^= g->zobrist[w];
-	g->next[g->d->cls[w]] = u.next;
+	if (g->next[c] == d->cstart[c + 1] && u.next != g->next[c])
+		g->avail[d->chead[c]]++;
+	g->next[c] = u.next;
 	g->tail = u.tail;
 	g->turn--;
 }
@@ -296,19 +304,17 @@ static inline bool loses(const chain_search *s, uint32_t w)
 	return s->r->lose_tail && s->r->lose_tail[s->d->tail[w]];
 }
 
-/* Classes with an unused word that a word ending in key K would let the
- * opponent answer with, had W been played: the opponent's mobility. */
+/* The opponent's answers after W: classes with an unused word whose head
+ * is W's tail, less W's own class if W is its last unused word. */
 static inline uint32_t mobility(const chain_search *s, const chain_game *g, uint32_t w)
 {
 	const dict_t *d = s->d;
-	uint32_t k = d->tail[w], n = 0, cw = d->cls[w];
-	for (uint32_t i = d->hstart[k]; i < d->hstart[k + 1]; i++) {
-		uint32_t c = d->hclasses[i];
-		uint32_t next = g->next[c];
-		/* W itself is the leader of its class: skip it there. */
-		if (c == cw && next < d->cstart[c + 1] && d->cwords[next] == w)
-			next++;
-		n += next < d->cstart[c + 1];
+	uint32_t k = d->tail[w], c = d->cls[w], n = g->avail[k];
+	if (d->chead[c] == k) {
+		uint32_t i = g->next[c] + 1; /* W leads its class */
+		while (i < d->cstart[c + 1] && g->used[d->cwords[i]])
+			i++;
+		n -= i == d->cstart[c + 1];
 	}
 	return n;
 }

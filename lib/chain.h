@@ -72,6 +72,7 @@ typedef struct {
 	const chain_rules *r;
 	uint8_t *used;  /* per word */
 	uint32_t *next; /* per class: index in cwords of its longest unused word */
+	uint32_t *avail; /* per key: classes with that head and an unused word */
 	uint32_t tail;  /* key the next word must start with */
 	int turn;       /* moves played; the start word is turn 0 */
 	int64_t score[2];
