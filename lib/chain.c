@@ -491,36 +491,35 @@ static void trace_add(chain_trace *t, uint32_t w)
 
 /* Values of the candidates in T by a search to DEPTH; false if the time
  * ran out. When ALL is false, only values that can tie the best are exact
- * (the rest are bounds below it). Words shorter than their class's
- * longest are searched only when ALL (their value is never better). */
+ * (the rest are bounds below it): class leaders are searched first, then
+ * the shorter words of the classes whose leader ties the best (a shorter
+ * word never beats its leader but may equal it), so the set of best words,
+ * and with it the choice, is the same with or without a trace. */
 static bool evaluate(chain_search *s, chain_game *g, chain_trace *t, int depth, bool all)
 {
 	const dict_t *d = s->d;
 	int64_t best = -4 * CHAIN_LOSS;
-	/* Class leaders first so that the best value is known early. */
 	for (int pass = 0; pass < 2; pass++) {
 		for (size_t i = 0; i < t->n; i++) {
 			uint32_t w = t->c[i].word, c = d->cls[w];
 			uint32_t lead = d->cwords[g->next[c]];
-			bool is_lead = w == lead;
-			if ((pass == 0) != is_lead)
+			if ((pass == 0) != (w == lead))
 				continue;
-			int64_t v = -4 * CHAIN_LOSS;
-			if (!is_lead && d->len[w] == d->len[lead]) {
-				/* Same class and length: the same value (see chain.h). */
+			int64_t v = -4 * CHAIN_LOSS, lead_value = v;
+			if (pass == 1)
 				for (size_t j = 0; j < t->n; j++)
 					if (t->c[j].word == lead)
-						v = t->c[j].value;
-			} else if (!is_lead && !all) {
-				v = -4 * CHAIN_LOSS; /* dominated by its class leader */
-			} else {
+						lead_value = t->c[j].value;
+			if (pass == 1 && d->len[w] == d->len[lead]) {
+				v = lead_value; /* same class and length: the same value */
+			} else if (pass == 0 || all || lead_value == best) {
 				v = root_value(s, g, w, depth, all ? -4 * CHAIN_LOSS : best);
 				if (s->aborted)
 					return false;
 			}
 			t->c[i].value = v;
 			t->c[i].value_known = true;
-			if (v > best)
+			if (pass == 0 && v > best)
 				best = v;
 		}
 	}

@@ -56,7 +56,7 @@ int main(void)
 	rng_t rng;
 	rng_seed(&rng, 2026);
 	int value_cases = 0, value_bad = 0, trace_cases = 0, trace_bad = 0, choice_cases = 0,
-	    choice_bad = 0;
+	    choice_bad = 0, same_cases = 0, same_bad = 0;
 	for (int trial = 0; trial < 300; trial++) {
 		const char *path = make_dict(&rng, 2 + (int)rng_below(&rng, 3), 6 + (int)rng_below(&rng, 9));
 		dict_t *d = dict_load(path);
@@ -149,6 +149,14 @@ int main(void)
 			choice_cases++;
 			if (got != best)
 				choice_bad++;
+			/* A trace must not change the choice. */
+			chain_trace tr2 = {0};
+			uint32_t w2;
+			chain_choose(s, &g, &la, (uint64_t)trial, &tr2, &w2);
+			free(tr2.c);
+			same_cases++;
+			if (w2 != w)
+				same_bad++;
 		}
 	next:
 		chain_free(&g);
@@ -167,5 +175,7 @@ int main(void)
 	CHECK(choice_bad == 0 && choice_cases > 300,
 	      "untraced choices at depths 1-4 are best by brute force (%d choices, %d wrong)",
 	      choice_cases, choice_bad);
+	CHECK(same_bad == 0 && same_cases > 300,
+	      "a trace never changes the choice (%d choices, %d differ)", same_cases, same_bad);
 	return unit_done();
 }
