@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# The seed experiment: shiritori over SAS function names from SCAN, 15
+# rounds, longest-word greedy (%deep0) against itself, then one-reply
+# lookahead (%deep1) against greedy. Prints both game logs and the scores.
+#
+#   pipelines/sas-battle.sh [-s START] [-r ROUNDS] [--seed N] [--japanese] [-o DIR]
+#
+# --japanese plays the same two games on SKK-JISYO.L readings (wordload
+# --format skk) with the usual ん rule, from しりとり.
+set -euo pipefail
+here=$(cd "$(dirname "$0")/.." && pwd)
+export PATH="$here/bin:$PATH"
+
+start=SCAN rounds=15 seed=777 japanese=0 out=
+while [ $# -gt 0 ]; do
+	case $1 in
+	-s | --start) start=$2; shift 2 ;;
+	-r | --rounds) rounds=$2; shift 2 ;;
+	--seed) seed=$2; shift 2 ;;
+	--japanese) japanese=1; shift ;;
+	-o | --output) out=$2; shift 2 ;;
+	-h | --help) sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	*) echo "sas-battle.sh: unknown option '$1'" >&2; exit 2 ;;
+	esac
+done
+if [ -z "$out" ]; then
+	out=$(mktemp -d)
+	trap 'rm -rf "$out"' EXIT
+fi
+mkdir -p "$out"
+
+rules=(--rounds "$rounds" --seed "$seed")
+if [ "$japanese" = 1 ]; then
+	[ "$start" = SCAN ] && start=しりとり
+	wordload -f skk --long-vowel vowel /usr/share/skk/SKK-JISYO.L -o "$out/dict.csv"
+	rules+=(--lose-tail ん)
+else
+	wordload --upcase --drop-digit-tail "$here/dictionaries/sas-functions.txt" -o "$out/dict.csv"
+fi
+
+# Game 1 as a pipeline of step filters, exactly the seed's %battle loop.
+chain-greedy -d "$out/dict.csv" "${rules[@]}" --start "$start" --moves 0 > "$out/greedy-vs-greedy.csv"
+for _ in $(seq "$rounds"); do
+	chain-greedy -d "$out/dict.csv" "${rules[@]}" --moves 2 < "$out/greedy-vs-greedy.csv" > "$out/next.csv"
+	mv "$out/next.csv" "$out/greedy-vs-greedy.csv"
+done
+# Game 2 in-process, with the lookahead player's candidate values.
+chain-lookahead -d "$out/dict.csv" "${rules[@]}" --start "$start" --vs greedy \
+	--trace "$out/lookahead-trace.csv" > "$out/lookahead-vs-greedy.csv"
+
+report() {
+	local title=$1 log=$2
+	echo "== $title"
+	cat "$log"
+	awk -F, -v t="$title" 'NR > 1 { p1 = $7; p2 = $8; ev = $9; pl = $3 }
+		END {
+			if (ev == "stuck" || ev == "lose-tail") w = 3 - pl; else w = p1 > p2 ? 1 : p1 < p2 ? 2 : 0
+			printf "%s: player 1 %d, player 2 %d: %s%s\n\n", t, p1, p2,
+				w ? "player " w " wins" : "draw", (ev == "stuck" || ev == "lose-tail") ? " (" ev ")" : ""
+		}' "$log"
+}
+report "greedy (player 1) vs greedy (player 2) from $start" "$out/greedy-vs-greedy.csv"
+report "lookahead:2 (player 1) vs greedy (player 2) from $start" "$out/lookahead-vs-greedy.csv"
