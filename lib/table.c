@@ -111,6 +111,12 @@ static void feed(table_t *t, const char *s, size_t n)
 {
 	const char *nul = memchr(s, '\0', n);
 	size_t len = nul ? (size_t)(nul - s) : n;
+	/* libcsv trims blanks around unquoted fields unless told that nothing
+	 * is a blank, which costs a callback per character; a piece without
+	 * blanks parses the same either way, so the callback is set only for
+	 * pieces that have them (a tab delimiter is never trimmed). */
+	bool blanks = memchr(s, ' ', len) || (t->delim != '\t' && memchr(s, '\t', len));
+	csv_set_space_func(&t->csv, blanks ? no_space : NULL);
 	bool quotes = memchr(s, '"', len) != NULL;
 	t->quotes_near = quotes || t->quotes_before;
 	t->quotes_before = quotes;
@@ -197,7 +203,6 @@ table_t *table_open(const char *path, const table_opts *opts)
 	}
 	if (csv_init(&t->csv, CSV_STRICT | CSV_STRICT_FINI | CSV_APPEND_NULL | CSV_REPALL_NL) != 0)
 		die("out of memory");
-	csv_set_space_func(&t->csv, no_space);
 	if (!t->delim) {
 		/* The delimiter is decided by the first non-blank line, which is
 		 * then fed like any other input. */

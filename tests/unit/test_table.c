@@ -101,6 +101,8 @@ int main(void)
 		  "blank lines skipped, counted");
 	CHECK_STR(DUMP("h.csv", "a,b\n , x \n"), "[C]a|b;2: | x ;", "spaces are data");
 	CHECK_STR(DUMP("i.csv", "a,b,c\n,,\n"), "[C]a|b|c;2:||;", "empty fields");
+	CHECK_STR(DUMP("i2.csv", "a,b\n\tx,y\t\n"), "[C]a|b;2:\tx|y\t;", "tabs around CSV fields are data");
+	CHECK_STR(DUMP("i3.tsv", "a\tb\n x \t y\n"), "[T]a|b;2: x | y;", "spaces around TSV fields are data");
 	CHECK_STR(DUMP("j.tsv", "a\tb\n1,5\t2\n"), "[T]a|b;2:1,5|2;", "TSV detected");
 	CHECK_STR(DUMP("k.csv", "\n\na,b\n1,2\n"), "[C]a|b;4:1|2;", "leading blank lines");
 	CHECK_STR(DUMP("l.csv", "a\n\"\"\n"), "[C]a;2:;", "quoted empty field");
