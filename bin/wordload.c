@@ -1,14 +1,14 @@
 /* wordload: word lists into the dictionary table word,head,tail,len. */
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "cli.h"
 #include "lexicon.h"
 #include "output.h"
 #include "util.h"
 
 static const char usage_text[] =
-	"Usage: wordload [OPTION]... [FILE]...\n"
+	"Usage: %s [OPTION]... [FILE]...\n"
 	"Turn word lists into the dictionary table word,head,tail,len (CSV).\n"
 	"With no FILE, or when FILE is -, read standard input. Gzip input is\n"
 	"recognised automatically. Words keep input order; the first of\n"
@@ -43,16 +43,11 @@ static const char usage_text[] =
 	"      --skip-invalid    skip (and count) invalid text instead of failing\n"
 	"      --allow-empty     an empty dictionary is not an error\n"
 	"  -v, --verbose         report on stderr what each rule dropped\n"
-	"  -o, --output FILE     write FILE atomically (gzip if it ends in .gz)\n"
-	"  -t, --tsv             write TSV instead of CSV\n"
-	"  -z, --gzip            gzip the output\n"
-	"      --bom             start the output with a UTF-8 byte order mark\n"
-	"  -h, --help            show this help and exit\n"
-	"      --version         show the version and exit\n";
+	CLI_HELP;
 
 enum {
 	OPT_UPCASE = 256, OPT_DIGIT, OPT_MINLEN, OPT_MAXLEN, OPT_LONG, OPT_DAKUTEN, OPT_POS,
-	OPT_SKIP, OPT_EMPTY, OPT_BOM, OPT_VERSION
+	OPT_SKIP, OPT_EMPTY
 };
 
 static const struct option long_opts[] = {
@@ -70,12 +65,7 @@ static const struct option long_opts[] = {
 	{"skip-invalid", no_argument, NULL, OPT_SKIP},
 	{"allow-empty", no_argument, NULL, OPT_EMPTY},
 	{"verbose", no_argument, NULL, 'v'},
-	{"output", required_argument, NULL, 'o'},
-	{"tsv", no_argument, NULL, 't'},
-	{"gzip", no_argument, NULL, 'z'},
-	{"bom", no_argument, NULL, OPT_BOM},
-	{"help", no_argument, NULL, 'h'},
-	{"version", no_argument, NULL, OPT_VERSION},
+	CLI_LONG_OPTIONS,
 	{NULL, 0, NULL, 0},
 };
 
@@ -104,11 +94,10 @@ int main(int argc, char **argv)
 	util_init(argv[0]);
 	lex_opts lo = {.min_len = 1};
 	lex_format format = LEX_AUTO;
-	out_opts oo = {0};
-	const char *output = NULL;
+	cli_output out = {0};
 	bool verbose = false, allow_empty = false;
 	int c;
-	while ((c = getopt_long(argc, argv, "f:c:e:kvo:tzh", long_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "f:c:e:kv" CLI_SHORT, long_opts, NULL)) != -1) {
 		switch (c) {
 		case 'f': format = format_of[opt_choice("--format", optarg, formats)]; break;
 		case 'c': lo.column = optarg; break;
@@ -126,13 +115,9 @@ int main(int argc, char **argv)
 		case OPT_SKIP: lo.skip_invalid = true; break;
 		case OPT_EMPTY: allow_empty = true; break;
 		case 'v': verbose = true; break;
-		case 'o': output = optarg; break;
-		case 't': oo.tsv = true; break;
-		case 'z': oo.gzip = true; break;
-		case OPT_BOM: oo.bom = true; break;
-		case 'h': fputs(usage_text, stdout); return fflush(stdout) ? EXIT_DATA : 0;
-		case OPT_VERSION: util_version();
-		default: util_try_help();
+		default:
+			if (!cli_option(c, optarg, usage_text, &out))
+				util_try_help();
 		}
 	}
 	if (lo.max_len && lo.max_len < lo.min_len)
@@ -151,9 +136,9 @@ int main(int argc, char **argv)
 		report(lex_stats_of(lx));
 	if (lex_count(lx) == 0 && !allow_empty)
 		die("no words left%s", verbose ? "" : " (-v tells what each rule dropped)");
-	out_t *out = out_open(output, &oo);
-	lex_write(lx, out);
-	out_close(out);
+	out_t *o = out_open(out.path, &out.opts);
+	lex_write(lx, o);
+	out_close(o);
 	lex_free(lx);
 	return 0;
 }

@@ -1,6 +1,5 @@
 #include "chaincli.h"
 
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,6 +7,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "input.h"
 #include "output.h"
 #include "table.h"
@@ -16,8 +16,8 @@
 
 static const char usage_fmt[] =
 	"Usage: %s -d DICT [OPTION]... [LOG]\n"
-	"Play shiritori on the dictionary table DICT (word,head,tail,len) as the\n"
-	"%s player.\n"
+	"Play shiritori on the dictionary table DICT (word,head,tail,len):\n"
+	"chain-greedy plays the longest word, chain-lookahead searches ahead.\n"
 	"\n"
 	"Modes:\n"
 	"  (step filter)         read a game log (LOG or stdin), append --moves moves\n"
@@ -48,18 +48,12 @@ static const char usage_fmt[] =
 	"      --trace FILE      write every candidate considered, with its value\n"
 	"\n"
 	"Output:\n"
-	"  -o, --output FILE     write FILE atomically (gzip if it ends in .gz)\n"
-	"  -t, --tsv             write TSV instead of CSV\n"
-	"  -z, --gzip            gzip the output\n"
-	"      --bom             start the output with a UTF-8 byte order mark\n"
 	"  -q, --quiet           no progress on stderr\n"
-	"  -h, --help            show this help and exit\n"
-	"      --version         show the version and exit\n";
+	CLI_HELP;
 
 enum {
 	OPT_START = 256, OPT_MOVES, OPT_VS, OPT_SECOND, OPT_STARTS, OPT_GAMES, OPT_BOTH, OPT_ROUNDS,
-	OPT_HANDICAP, OPT_LOSE, OPT_DEPTH, OPT_TIME, OPT_SEED, OPT_GAME, OPT_TRACE, OPT_BOM,
-	OPT_VERSION
+	OPT_HANDICAP, OPT_LOSE, OPT_DEPTH, OPT_TIME, OPT_SEED, OPT_GAME, OPT_TRACE
 };
 
 static const struct option long_opts[] = {
@@ -79,13 +73,8 @@ static const struct option long_opts[] = {
 	{"seed", required_argument, NULL, OPT_SEED},
 	{"game", required_argument, NULL, OPT_GAME},
 	{"trace", required_argument, NULL, OPT_TRACE},
-	{"output", required_argument, NULL, 'o'},
-	{"tsv", no_argument, NULL, 't'},
-	{"gzip", no_argument, NULL, 'z'},
-	{"bom", no_argument, NULL, OPT_BOM},
 	{"quiet", no_argument, NULL, 'q'},
-	{"help", no_argument, NULL, 'h'},
-	{"version", no_argument, NULL, OPT_VERSION},
+	CLI_LONG_OPTIONS,
 	{NULL, 0, NULL, 0},
 };
 
@@ -101,7 +90,7 @@ typedef struct {
 	chain_strategy me, vs;
 	uint64_t seed;
 	out_t *trace;
-	out_opts oo;
+	cli_output out;
 } ctx_t;
 
 /* One log row as written: the nine columns, then any extra ones. */
@@ -418,11 +407,11 @@ int chaincli_main(int argc, char **argv, chain_kind kind)
 	cx.me.kind = kind;
 	cx.me.depth = kind == CHAIN_GREEDY ? 1 : 2;
 	const char *dict_path = NULL, *start = NULL, *vs = NULL, *starts = NULL, *trace_path = NULL;
-	const char *output = NULL, *lose = NULL, *depth_arg = NULL, *time_arg = NULL;
+	const char *lose = NULL, *depth_arg = NULL, *time_arg = NULL;
 	int64_t moves = 1, games = 1, game_id = 1;
 	bool second = false, both = false, quiet = false;
 	int c;
-	while ((c = getopt_long(argc, argv, "d:o:tzqh", long_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "d:q" CLI_SHORT, long_opts, NULL)) != -1) {
 		switch (c) {
 		case 'd': dict_path = optarg; break;
 		case OPT_START: start = optarg; break;
@@ -442,17 +431,10 @@ int chaincli_main(int argc, char **argv, chain_kind kind)
 		case OPT_SEED: cx.seed = opt_u64("--seed", optarg, UINT64_MAX); break;
 		case OPT_GAME: game_id = opt_i64("--game", optarg, 0, INT64_MAX); break;
 		case OPT_TRACE: trace_path = optarg; break;
-		case 'o': output = optarg; break;
-		case 't': cx.oo.tsv = true; break;
-		case 'z': cx.oo.gzip = true; break;
-		case OPT_BOM: cx.oo.bom = true; break;
 		case 'q': quiet = true; break;
-		case 'h':
-			printf(usage_fmt, util_progname, kind == CHAIN_GREEDY ? "greedy (longest word)"
-									 : "lookahead (negamax search)");
-			return fflush(stdout) ? EXIT_DATA : 0;
-		case OPT_VERSION: util_version();
-		default: util_try_help();
+		default:
+			if (!cli_option(c, optarg, usage_fmt, &cx.out))
+				util_try_help();
 		}
 	}
 	if (!dict_path)
@@ -504,7 +486,7 @@ int chaincli_main(int argc, char **argv, chain_kind kind)
 	cx.zobrist = chain_zobrist(d);
 	cx.search = chain_search_new(d, &cx.rules);
 	if (trace_path) {
-		cx.trace = out_open(trace_path, &cx.oo);
+		cx.trace = out_open(trace_path, &cx.out.opts);
 		static const char *const th[] = {"game", "turn", "player", "word", "points", "value", "chosen"};
 		out_row(cx.trace, th, 7);
 	}
@@ -519,7 +501,7 @@ int chaincli_main(int argc, char **argv, chain_kind kind)
 		size_t ns;
 		uint32_t *sw = parse_starts(&cx, starts, &ns);
 		bool show = !quiet && isatty(STDERR_FILENO);
-		out = out_open(output, &cx.oo);
+		out = out_open(cx.out.path, &cx.out.opts);
 		static const char *const rh[] = {"game", "start", "seed", "p1", "p2", "turns",
 						 "p1_score", "p2_score", "winner", "reason"};
 		out_row(out, rh, 10);
@@ -571,7 +553,7 @@ int chaincli_main(int argc, char **argv, chain_kind kind)
 			for (int64_t m = 0; m < moves && g.end == CHAIN_RUNNING; m++)
 				play_one(&cx, &g, &cx.me, cx.trace != NULL, lg.game, &lg);
 		}
-		out = out_open(output, &cx.oo);
+		out = out_open(cx.out.path, &cx.out.opts);
 		log_write(&lg, out);
 		log_free(&lg);
 	}

@@ -13,8 +13,7 @@
 # for chain-lookahead (default all). Tournaments are split by start word
 # into JOBS parallel shards (default: the number of cores).
 set -euo pipefail
-here=$(cd "$(dirname "$0")/.." && pwd)
-export PATH="$here/bin:$PATH"
+. "$(dirname "$0")/common.sh"
 
 dict= japanese=0 starts=all games=3 depths="2 4 end" jobs=$(nproc) out=
 while [ $# -gt 0 ]; do
@@ -30,19 +29,11 @@ while [ $# -gt 0 ]; do
 	*) echo "lookahead-gain.sh: unknown option '$1'" >&2; exit 2 ;;
 	esac
 done
-if [ -z "$out" ]; then
-	out=$(mktemp -d)
-	trap 'rm -rf "$out"' EXIT
-fi
-mkdir -p "$out"
+yomi_workdir "$out"
 rules=()
 if [ -z "$dict" ]; then
 	dict="$out/dict.csv"
-	if [ "$japanese" = 1 ]; then
-		wordload -f skk --long-vowel vowel /usr/share/skk/SKK-JISYO.L -o "$dict"
-	else
-		wordload --upcase --drop-digit-tail "$here/dictionaries/sas-functions.txt" -o "$dict"
-	fi
+	yomi_dictionary "$japanese" "$dict"
 fi
 [ "$japanese" = 1 ] && rules+=(--lose-tail ん)
 

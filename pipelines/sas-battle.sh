@@ -8,8 +8,7 @@
 # --japanese plays the same two games on SKK-JISYO.L readings (wordload
 # --format skk) with the usual ん rule, from しりとり.
 set -euo pipefail
-here=$(cd "$(dirname "$0")/.." && pwd)
-export PATH="$here/bin:$PATH"
+. "$(dirname "$0")/common.sh"
 
 start=SCAN rounds=15 seed=777 japanese=0 out=
 while [ $# -gt 0 ]; do
@@ -23,19 +22,13 @@ while [ $# -gt 0 ]; do
 	*) echo "sas-battle.sh: unknown option '$1'" >&2; exit 2 ;;
 	esac
 done
-if [ -z "$out" ]; then
-	out=$(mktemp -d)
-	trap 'rm -rf "$out"' EXIT
-fi
-mkdir -p "$out"
+yomi_workdir "$out"
 
 rules=(--rounds "$rounds" --seed "$seed")
+yomi_dictionary "$japanese" "$out/dict.csv"
 if [ "$japanese" = 1 ]; then
 	[ "$start" = SCAN ] && start=しりとり
-	wordload -f skk --long-vowel vowel /usr/share/skk/SKK-JISYO.L -o "$out/dict.csv"
 	rules+=(--lose-tail ん)
-else
-	wordload --upcase --drop-digit-tail "$here/dictionaries/sas-functions.txt" -o "$out/dict.csv"
 fi
 
 # Game 1 as a pipeline of step filters, exactly the seed's %battle loop.

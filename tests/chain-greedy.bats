@@ -137,57 +137,42 @@ LINE="$BATS_TEST_DIRNAME/fixtures/line.csv"
 	[ "$a" != "$c" ]
 }
 
-@test "log errors: word not in the dictionary, wrong head, reuse, turn order" {
-	h="game,turn,player,strategy,word,points,p1_score,p2_score,event"
-	printf '%s\n1,0,0,start,sa,0,0,0,start\n1,1,1,x,zzz,3,3,0,play\n' "$h" > a.csv
-	run chain-greedy -d "$LINE" a.csv
+H="game,turn,player,strategy,word,points,p1_score,p2_score,event"
+START="1,0,0,start,sa,0,0,0,start"
+
+# log_error DICT MESSAGE ROW...: a log of the header and ROWs fails with
+# exit 1 and exactly "chain-greedy: log.csv:MESSAGE".
+log_error() {
+	local dict=$1 message=$2
+	shift 2
+	printf '%s\n' "$H" "$@" > log.csv
+	run chain-greedy -d "$dict" log.csv
 	assert_failure 1
-	assert_output "chain-greedy: a.csv:3: word 'zzz' is not in the dictionary"
-	printf '%s\n1,0,0,start,sa,0,0,0,start\n1,1,1,x,bc,2,2,0,play\n' "$h" > b.csv
-	run chain-greedy -d "$LINE" b.csv
-	assert_output "chain-greedy: b.csv:3: word 'bc' does not start with the previous word's tail"
-	printf 'word,head,tail,len\nsa,s,a,2\naa,a,a,2\n' > loop.csv
-	printf '%s\n1,0,0,start,sa,0,0,0,start\n1,1,1,x,aa,2,2,0,play\n1,2,2,x,aa,2,2,2,play\n' "$h" > c.csv
-	run chain-greedy -d loop.csv c.csv
-	assert_output "chain-greedy: c.csv:4: word 'aa' already used"
-	printf '%s\n1,0,0,start,sa,0,0,0,start\n1,2,1,x,abb,3,3,0,play\n' "$h" > d.csv
-	run chain-greedy -d "$LINE" d.csv
-	assert_output "chain-greedy: d.csv:3: turn 2 out of order, expected 1"
+	assert_output "chain-greedy: log.csv:$message"
 }
 
-@test "log errors: scores, players, events, several games, stuck claims" {
-	h="game,turn,player,strategy,word,points,p1_score,p2_score,event"
-	printf '%s\n1,0,0,start,sa,0,0,0,start\n1,1,1,x,abb,3,4,0,play\n' "$h" > a.csv
-	run chain-greedy -d "$LINE" a.csv
-	assert_failure 1
-	assert_output "chain-greedy: a.csv:3: scores 4,0 do not add up (expected 3,0)"
-	printf '%s\n1,0,0,start,sa,0,0,0,start\n1,1,2,x,abb,3,0,3,play\n' "$h" > b.csv
-	run chain-greedy -d "$LINE" b.csv
-	assert_output "chain-greedy: b.csv:3: turn 1 is player 1's, not player 2's"
-	printf '%s\n1,0,0,start,sa,0,0,0,start\n2,1,1,x,abb,3,3,0,play\n' "$h" > c.csv
-	run chain-greedy -d "$LINE" c.csv
-	assert_output "chain-greedy: c.csv:3: the log holds more than one game (2 after 1)"
-	printf '%s\n1,0,0,start,sa,0,0,0,start\n1,1,1,x,,0,0,0,stuck\n' "$h" > d.csv
-	run chain-greedy -d "$LINE" d.csv
-	assert_output "chain-greedy: d.csv:3: player 1 is not stuck"
-	printf '%s\n1,0,0,start,sa,0,0,0,start\n1,1,1,x,abb,3,3,0,lose-tail\n' "$h" > e.csv
-	run chain-greedy -d "$LINE" e.csv
-	assert_output "chain-greedy: e.csv:3: event 'lose-tail' does not match the rules (expected play)"
-	printf '%s\n1,0,0,start,sa,0,0,0,start\n1,1,1,x,abb,2,2,0,play\n' "$h" > f.csv
-	run chain-greedy -d "$LINE" f.csv
-	assert_output "chain-greedy: f.csv:3: word 'abb' scores 3 points, not 2"
-	printf '%s\n1,1,1,x,abb,3,3,0,play\n' "$h" > g.csv
-	run chain-greedy -d "$LINE" g.csv
-	assert_output "chain-greedy: g.csv:2: turn 1 out of order, expected 0"
-	printf '%s\n1,x,0,start,sa,0,0,0,start\n' "$h" > i.csv
-	run chain-greedy -d "$LINE" i.csv
-	assert_output "chain-greedy: i.csv:2: column 'turn': 'x' is not an integer from 0 to 20000"
+@test "log errors: word not in the dictionary, wrong head, reuse, turn order" {
+	log_error "$LINE" "3: word 'zzz' is not in the dictionary" "$START" "1,1,1,x,zzz,3,3,0,play"
+	log_error "$LINE" "3: word 'bc' does not start with the previous word's tail" "$START" "1,1,1,x,bc,2,2,0,play"
+	printf 'word,head,tail,len\nsa,s,a,2\naa,a,a,2\n' > loop.csv
+	log_error loop.csv "4: word 'aa' already used" "$START" "1,1,1,x,aa,2,2,0,play" "1,2,2,x,aa,2,2,2,play"
+	log_error "$LINE" "3: turn 2 out of order, expected 1" "$START" "1,2,1,x,abb,3,3,0,play"
+	log_error "$LINE" "2: turn 1 out of order, expected 0" "1,1,1,x,abb,3,3,0,play"
+}
+
+@test "log errors: scores, players, events, several games, stuck claims, columns" {
+	log_error "$LINE" "3: scores 4,0 do not add up (expected 3,0)" "$START" "1,1,1,x,abb,3,4,0,play"
+	log_error "$LINE" "3: turn 1 is player 1's, not player 2's" "$START" "1,1,2,x,abb,3,0,3,play"
+	log_error "$LINE" "3: the log holds more than one game (2 after 1)" "$START" "2,1,1,x,abb,3,3,0,play"
+	log_error "$LINE" "3: player 1 is not stuck" "$START" "1,1,1,x,,0,0,0,stuck"
+	log_error "$LINE" "3: event 'lose-tail' does not match the rules (expected play)" "$START" "1,1,1,x,abb,3,3,0,lose-tail"
+	log_error "$LINE" "3: word 'abb' scores 3 points, not 2" "$START" "1,1,1,x,abb,2,2,0,play"
+	log_error "$LINE" "2: column 'turn': 'x' is not an integer from 0 to 20000" "1,x,0,start,sa,0,0,0,start"
+	log_error "$LINE" "2: turn 0 must be the start word (player 0, event start)" "1,0,1,x,sa,0,0,0,play"
+	log_error "$LINE" " the log has no moves, not even a start word"
 	printf 'game,turn\n1,0\n' > j.csv
 	run chain-greedy -d "$LINE" j.csv
 	assert_output "chain-greedy: j.csv:1: missing column 'player'"
-	printf '%s\n' "$h" > k.csv
-	run chain-greedy -d "$LINE" k.csv
-	assert_output "chain-greedy: k.csv: the log has no moves, not even a start word"
 }
 
 @test "a move after the end of the game is an error" {
