@@ -116,21 +116,15 @@ static void log_add(log_t *lg, int64_t game, int turn, int player, const char *s
 {
 	util_grow((void **)&lg->rows, &lg->cap, lg->n + 1, sizeof *lg->rows);
 	char **f = xcalloc(NLOG + lg->nextra, sizeof *f);
-	char b[8][32];
-	snprintf(b[0], 32, "%lld", (long long)game);
-	snprintf(b[1], 32, "%d", turn);
-	snprintf(b[2], 32, "%d", player);
-	snprintf(b[3], 32, "%lld", (long long)points);
-	snprintf(b[4], 32, "%lld", (long long)score[0]);
-	snprintf(b[5], 32, "%lld", (long long)score[1]);
-	f[0] = xstrdup(b[0]);
-	f[1] = xstrdup(b[1]);
-	f[2] = xstrdup(b[2]);
+	const int64_t nums[] = {game, turn, player, points, score[0], score[1]};
+	const int at[] = {0, 1, 2, 5, 6, 7}; /* where each number goes */
+	for (int i = 0; i < 6; i++) {
+		char b[24];
+		snprintf(b, sizeof b, "%lld", (long long)nums[i]);
+		f[at[i]] = xstrdup(b);
+	}
 	f[3] = xstrdup(strategy);
 	f[4] = xstrdup(word);
-	f[5] = xstrdup(b[3]);
-	f[6] = xstrdup(b[4]);
-	f[7] = xstrdup(b[5]);
 	f[8] = xstrdup(event);
 	for (size_t i = 0; i < lg->nextra; i++)
 		f[NLOG + i] = xstrdup("");
