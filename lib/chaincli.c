@@ -33,6 +33,9 @@ static const char usage_fmt[] =
 	"                        W1,W2,...; writes one result row per game\n"
 	"      --games N         tournament: seeds SEED .. SEED+N-1 (default 1)\n"
 	"      --both-sides      tournament: play every game from both sides\n"
+	"      --first-game K    tournament: start at game K (default 1)\n"
+	"  -n, --count N         tournament: play N games from there (default all);\n"
+	"                        shards made so reproduce the rows of the whole run\n"
 	"\n"
 	"Rules:\n"
 	"  -d, --dict FILE       the dictionary table (required)\n"
@@ -53,7 +56,7 @@ static const char usage_fmt[] =
 
 enum {
 	OPT_START = 256, OPT_MOVES, OPT_VS, OPT_SECOND, OPT_STARTS, OPT_GAMES, OPT_BOTH, OPT_ROUNDS,
-	OPT_HANDICAP, OPT_LOSE, OPT_DEPTH, OPT_TIME, OPT_SEED, OPT_GAME, OPT_TRACE
+	OPT_HANDICAP, OPT_LOSE, OPT_DEPTH, OPT_TIME, OPT_SEED, OPT_GAME, OPT_TRACE, OPT_FIRST
 };
 
 static const struct option long_opts[] = {
@@ -65,6 +68,8 @@ static const struct option long_opts[] = {
 	{"starts", required_argument, NULL, OPT_STARTS},
 	{"games", required_argument, NULL, OPT_GAMES},
 	{"both-sides", no_argument, NULL, OPT_BOTH},
+	{"first-game", required_argument, NULL, OPT_FIRST},
+	{"count", required_argument, NULL, 'n'},
 	{"rounds", required_argument, NULL, OPT_ROUNDS},
 	{"handicap", required_argument, NULL, OPT_HANDICAP},
 	{"lose-tail", required_argument, NULL, OPT_LOSE},
@@ -402,10 +407,10 @@ int chaincli_main(int argc, char **argv, chain_kind kind)
 	cx.me.depth = kind == CHAIN_GREEDY ? 1 : 2;
 	const char *dict_path = NULL, *start = NULL, *vs = NULL, *starts = NULL, *trace_path = NULL;
 	const char *lose = NULL, *depth_arg = NULL, *time_arg = NULL;
-	int64_t moves = 1, games = 1, game_id = 1;
+	int64_t moves = 1, games = 1, game_id = 1, first_game = 1, count = -1;
 	bool second = false, both = false, quiet = false;
 	int c;
-	while ((c = getopt_long(argc, argv, "d:q" CLI_SHORT, long_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "d:n:q" CLI_SHORT, long_opts, NULL)) != -1) {
 		switch (c) {
 		case 'd': dict_path = optarg; break;
 		case OPT_START: start = optarg; break;
@@ -415,6 +420,8 @@ int chaincli_main(int argc, char **argv, chain_kind kind)
 		case OPT_STARTS: starts = optarg; break;
 		case OPT_GAMES: games = opt_i64("--games", optarg, 1, 1000000000); break;
 		case OPT_BOTH: both = true; break;
+		case OPT_FIRST: first_game = opt_i64("--first-game", optarg, 1, INT64_MAX); break;
+		case 'n': count = opt_i64("--count", optarg, 0, INT64_MAX); break;
 		case OPT_ROUNDS:
 			cx.rules.rounds = (int)opt_i64("--rounds", optarg, 1, CHAIN_MAX_ROUNDS);
 			break;
@@ -451,8 +458,8 @@ int chaincli_main(int argc, char **argv, chain_kind kind)
 		die_usage("--vs needs --start WORD or --starts LIST");
 	if ((second || both) && !vs)
 		die_usage("%s needs --vs", second ? "--second" : "--both-sides");
-	if (games != 1 && !starts)
-		die_usage("--games applies to tournaments (--starts)");
+	if ((games != 1 || first_game != 1 || count >= 0) && !starts)
+		die_usage("--games, --first-game and --count apply to tournaments (--starts)");
 	if (optind < argc - 1)
 		die_usage("at most one game log");
 	if (optind < argc && (start || starts))
@@ -500,6 +507,10 @@ int chaincli_main(int argc, char **argv, chain_kind kind)
 						 "p1_score", "p2_score", "winner", "reason"};
 		out_row(out, rh, 10);
 		size_t total = ns * (size_t)games * (both ? 2 : 1), done = 0;
+		if (first_game > 1)
+			total = (size_t)first_game - 1 > total ? 0 : total - (size_t)(first_game - 1);
+		if (count >= 0 && (size_t)count < total)
+			total = (size_t)count;
 		int64_t gid = 0;
 		uint64_t seed0 = cx.seed;
 		for (size_t i = 0; i < ns; i++) {
@@ -508,6 +519,8 @@ int chaincli_main(int argc, char **argv, chain_kind kind)
 					bool me_second = both ? side == 1 : second;
 					cx.seed = seed0 + (uint64_t)k;
 					gid++;
+					if (gid < first_game || (count >= 0 && gid >= first_game + count))
+						continue;
 					chain_start(&g, sw[i]);
 					while (g.end == CHAIN_RUNNING) {
 						bool mine = (chain_mover(&g) == 2) == me_second;

@@ -187,6 +187,10 @@ void out_double(out_t *o, double v)
 		out_field_n(o, "NA", 2);
 		return;
 	}
+	if (isinf(v)) { /* as R writes and reads them */
+		out_field(o, v > 0 ? "Inf" : "-Inf");
+		return;
+	}
 	if (v == 0)
 		v = 0; /* no "-0" */
 	int n = 0;

@@ -1,0 +1,65 @@
+/* stats: number parsing for tables, accumulators that merge exactly,
+ * quantiles and the Wilson score interval.
+ *
+ * Exactness: a number written with at most STATS_DECIMALS fractional
+ * digits (no exponent) is held as an integer count of 10^-6 units, and
+ * sums and sums of squares of such numbers are kept in 128-bit integers.
+ * So the same data gives bit-identical means and variances however it was
+ * split into shards and merged. Other numbers (more decimals, exponents,
+ * sums past 128 bits) switch the accumulator to double arithmetic, which
+ * is accurate but depends on the order of addition in its last digits. */
+#ifndef YOMI_STATS_H
+#define YOMI_STATS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define STATS_DECIMALS 6
+#define STATS_SCALE 1000000
+
+typedef enum { STATS_NUM, STATS_MISSING, STATS_BAD } stats_kind;
+
+typedef struct {
+	double v;     /* the value */
+	int64_t fixed; /* v * 10^6 when exact */
+	bool exact;
+} stats_num;
+
+/* Parses a table cell: empty or NA is missing; otherwise a decimal number
+ * (optional sign, digits, point, digits, exponent) or bad. */
+stats_kind stats_parse(const char *s, size_t n, stats_num *out);
+
+/* Count, sum, sum of squares, min and max of a column's numbers. */
+typedef struct {
+	int64_t n, na;
+	__int128 isum, isumsq; /* in 10^-6 and 10^-12 units, while exact */
+	double dsum, dsumsq;   /* always kept, used once inexact */
+	double min, max;
+	bool exact;
+} stats_acc;
+
+void stats_init(stats_acc *a);
+void stats_add(stats_acc *a, const stats_num *x);
+void stats_merge(stats_acc *a, const stats_acc *b);
+double stats_sum(const stats_acc *a);
+double stats_mean(const stats_acc *a);
+/* Sample variance (n - 1); NaN for fewer than two values. */
+double stats_var(const stats_acc *a);
+
+/* Writes the exact sum (when a->exact) as a plain decimal into buf. */
+void stats_format_fixed(__int128 v, int scale_digits, char *buf, size_t n);
+/* Reads back what stats_format_fixed wrote; false on anything else. */
+bool stats_parse_fixed(const char *s, int scale_digits, __int128 *out);
+
+/* The normal quantile for a two-sided interval of LEVEL (0.95 -> 1.96). */
+double stats_z(double level);
+/* Wilson score interval for K successes in N trials (K may be fractional,
+ * as for scores with draws), clamped to [0, 1]. */
+void stats_wilson(double k, double n, double z, double *lo, double *hi);
+/* Elo difference implied by score share S (+-Inf at 1 and 0). */
+double stats_elo(double s);
+/* Quantile of sorted V[0..n) by R's default (type 7). */
+double stats_quantile(const double *v, size_t n, double p);
+
+#endif

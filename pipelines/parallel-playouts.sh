@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# Runs a long sharded job (playouts or a tournament) as parallel shards,
+# summarizes each shard with summarize --partial and merges the partials:
+# the result equals `COMMAND | summarize OPS` run in one process.
+#
+#   pipelines/parallel-playouts.sh -n TOTAL [-k SHARDS] [-j JOBS] [-S LOGINS]
+#       -s "SUMMARIZE ARGS" -- COMMAND [ARG]...
+#
+# COMMAND must accept --first-game K, -n N and -q and write one row per game
+# (chain-greedy and chain-lookahead tournaments, playout). -n is the number of
+# games in the whole run, -k the number of shards (default: 4 per job), -j
+# the jobs at once (default: the number of cores), -S GNU parallel's
+# --sshlogin list to spread shards over machines that have yomi on their
+# PATH and the same files at the same paths. The merged summary goes to
+# stdout.
+set -euo pipefail
+. "$(dirname "$0")/common.sh"
+
+total= shards= jobs=$(nproc) logins= summ="count"
+while [ $# -gt 0 ]; do
+	case $1 in
+	-n) total=$2; shift 2 ;;
+	-k) shards=$2; shift 2 ;;
+	-j) jobs=$2; shift 2 ;;
+	-S | --sshlogin) logins=$2; shift 2 ;;
+	-s) summ=$2; shift 2 ;;
+	--) shift; break ;;
+	-h | --help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	*) echo "parallel-playouts.sh: unknown option '$1'" >&2; exit 2 ;;
+	esac
+done
+if [ -z "$total" ] || [ $# -eq 0 ]; then
+	echo "parallel-playouts.sh: need -n TOTAL and a command after --" >&2
+	exit 2
+fi
+[ -n "$shards" ] || shards=$((jobs * 4))
+[ "$shards" -le "$total" ] || shards=$total
+yomi_workdir ""
+
+# Shard i plays games first..first+count-1; sizes differ by at most one.
+for ((i = 0; i < shards; i++)); do
+	first=$((i * total / shards + 1))
+	next=$(((i + 1) * total / shards + 1))
+	echo "$first $((next - first))"
+done > "$out/shards"
+
+cmd=$(printf '%q ' "$@")
+read -r -a summ_args <<<"$summ"
+summ_q=$(printf '%q ' "${summ_args[@]}")
+parallel_args=(-j "$jobs" -k --colsep ' ' --halt now,fail=1 --files --tmpdir "$out")
+[ -n "$logins" ] && parallel_args+=(-S "$logins")
+parallel "${parallel_args[@]}" \
+	"$cmd --first-game {1} -n {2} -q | summarize --partial $summ_q" < "$out/shards" > "$out/partials"
+mapfile -t parts < "$out/partials"
+summarize --merge "${parts[@]}"
