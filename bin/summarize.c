@@ -76,9 +76,9 @@ int main(int argc, char **argv)
 	bool merge = false;
 	const char *crosstab = NULL;
 	int c;
-	/* "+": stop at the first operand, so operations and files can follow
-	 * options in order; operations are told from files by their form. */
-	while ((c = getopt_long(argc, argv, "+g:" CLI_SHORT, long_opts, NULL)) != -1) {
+	/* Options may come anywhere; of the operands, the leading ones that
+	 * have the form of an operation are operations, the rest files. */
+	while ((c = getopt_long(argc, argv, "g:" CLI_SHORT, long_opts, NULL)) != -1) {
 		switch (c) {
 		case 'g': so.group = split(optarg, &so.ngroup, "--group"); break;
 		case OPT_SORT: so.sort = true; break;
@@ -110,8 +110,6 @@ int main(int argc, char **argv)
 			char *name = xstrndup(argv[i], (size_t)(colon - argv[i]));
 			die_usage("unknown operation '%s' in '%s'", name, argv[i]);
 		}
-		if (argv[i][0] == '-' && argv[i][1])
-			die_usage("options go before operations and files: '%s'", argv[i]);
 	}
 	if (merge) {
 		if (nops || so.ngroup)

@@ -9,6 +9,21 @@ stats_kind stats_parse(const char *s, size_t n, stats_num *out)
 {
 	if (n == 0 || (n == 2 && s[0] == 'N' && s[1] == 'A'))
 		return STATS_MISSING;
+	if (n <= 12) { /* the common case, a short plain integer: no checks needed */
+		int64_t v = 0;
+		size_t j = s[0] == '-';
+		if (j < n) {
+			while (j < n && s[j] >= '0' && s[j] <= '9')
+				v = v * 10 + (s[j++] - '0');
+			if (j == n) {
+				v = s[0] == '-' ? -v : v;
+				out->fixed = v * STATS_SCALE;
+				out->v = (double)v;
+				out->exact = true;
+				return STATS_NUM;
+			}
+		}
+	}
 	size_t i = 0;
 	bool neg = false;
 	if (s[i] == '-' || s[i] == '+')
@@ -260,9 +275,14 @@ double stats_quantile(const double *v, size_t n, double p)
 {
 	if (n == 0)
 		return NAN;
-	double h = (double)(n - 1) * p;
-	size_t lo = (size_t)floor(h);
-	if (lo + 1 >= n)
-		return v[n - 1];
-	return v[lo] + (h - (double)lo) * (v[lo + 1] - v[lo]);
+	/* R's quantile(type = 7) step by step, so results agree to the bit:
+	 * index = 1 + (n - 1) p, then (1 - h) x[lo] + h x[hi]. */
+	double index = 1 + (double)(n - 1) * p;
+	double lo = floor(index), hi = ceil(index);
+	double xl = v[(size_t)lo - 1], xh = v[(size_t)hi - 1];
+	if (index > lo && xh != xl) {
+		double h = index - lo;
+		return (1 - h) * xl + h * xh;
+	}
+	return xl;
 }

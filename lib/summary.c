@@ -56,6 +56,12 @@ struct summary {
 	size_t keycap;
 	int *gidx; /* group column indexes in the current table */
 	char *first_partial; /* header of the first merged partial */
+	/* Recently seen group keys: most tables have few groups, and a cheap
+	 * tag check finds them without hashing the whole key. */
+	struct {
+		uint64_t tag;
+		uint32_t len, gid;
+	} cache[64];
 	const char *partial_name;
 };
 
@@ -180,10 +186,28 @@ summary_t *summary_new(const summary_opts *o)
 	return s;
 }
 
+static inline uint64_t key_tag(const char *p, size_t n)
+{
+	uint64_t a = 0, b = 0;
+	memcpy(&a, p, n < 8 ? n : 8);
+	if (n > 8)
+		memcpy(&b, p + n - 8, 8);
+	uint64_t h = (a ^ (b * 0x9E3779B97F4A7C15u) ^ n) * 0xBF58476D1CE4E5B9u;
+	return (h ^ (h >> 32)) | 1; /* never 0, the empty slot */
+}
+
 static state_t *group_states(summary_t *s, const char *key, size_t n)
 {
+	uint64_t tag = key_tag(key, n);
+	size_t slot = (size_t)(tag >> 7) & 63;
+	if (s->cache[slot].tag == tag && s->cache[slot].len == n &&
+	    memcmp(strmap_key(s->groups, s->cache[slot].gid), key, n) == 0)
+		return s->st + (size_t)s->cache[slot].gid * s->nops;
 	bool added;
 	uint32_t g = strmap_intern(s->groups, key, n, &added);
+	s->cache[slot].tag = tag;
+	s->cache[slot].len = (uint32_t)n;
+	s->cache[slot].gid = g;
 	if (added) {
 		size_t need = ((size_t)g + 1) * (size_t)s->nops;
 		if (need > s->scap) {

@@ -1,6 +1,7 @@
 #include "table.h"
 
 #include <csv.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -59,30 +60,46 @@ static int no_space(unsigned char c)
 	return 0; /* RFC 4180: spaces are part of a field */
 }
 
-static void on_field(void *s, size_t len, void *data)
+static void store_field(table_t *t, size_t len)
 {
-	table_t *t = data;
-	/* Room for a fixed 32-byte copy of a short field plus its NUL. */
-	if (__builtin_expect(t->dlen + len + 33 > t->dcap, 0))
-		util_grow((void **)&t->data, &t->dcap, t->dlen + len + 33, 1);
-	if (__builtin_expect(t->nfield == t->fcap, 0))
-		util_grow((void **)&t->f, &t->fcap, t->nfield + 1, sizeof *t->f);
-	char *d = t->data + t->dlen;
-	/* CSV_APPEND_NULL puts a NUL at s[len], inside libcsv's entry buffer,
-	 * which is allocated in blocks of at least 128 bytes (csv.h exposes its
-	 * size); so a short field is copied, NUL included, by one fixed-size
-	 * move that the compiler inlines, instead of a memcpy call. */
-	if (len < 32 && t->csv.entry_size >= 32)
-		memcpy(d, s, 32);
-	else
-		memcpy(d, s, len + 1);
-	if (t->quotes_near) /* only quoted fields can hold a newline */
-		for (const char *p = s, *e = p + len; (p = memchr(p, '\n', (size_t)(e - p))); p++)
-			t->lines++;
 	t->f[t->nfield].off = t->dlen;
 	t->f[t->nfield].len = len;
 	t->nfield++;
 	t->dlen += len + 1;
+}
+
+/* Every field that is not short and plain: long, in a piece with quotes
+ * (it may hold newlines), or arriving when a buffer is full. */
+static __attribute__((noinline)) void on_field_slow(table_t *t, const char *s, size_t len)
+{
+	if (t->dlen + len + 33 > t->dcap)
+		util_grow((void **)&t->data, &t->dcap, t->dlen + len + 33, 1);
+	if (t->nfield == t->fcap)
+		util_grow((void **)&t->f, &t->fcap, t->nfield + 1, sizeof *t->f);
+	memcpy(t->data + t->dlen, s, len);
+	t->data[t->dlen + len] = '\0';
+	if (t->quotes_near) /* only quoted fields can hold a newline */
+		for (const char *p = s, *e = p + len; (p = memchr(p, '\n', (size_t)(e - p))); p++)
+			t->lines++;
+	store_field(t, len);
+}
+
+static void on_field(void *s, size_t len, void *data)
+{
+	table_t *t = data;
+	/* The common case makes no call, so it needs no stack frame: a short
+	 * field is copied with its NUL by one fixed 32-byte move the compiler
+	 * inlines. That reads past the field inside libcsv's entry buffer,
+	 * which CSV_APPEND_NULL terminates and which is allocated in blocks
+	 * of at least 128 bytes (its size is public in csv.h). */
+	if (__builtin_expect(len >= 32 || t->quotes_near || t->csv.entry_size < 32 ||
+				     t->dlen + 33 > t->dcap || t->nfield == t->fcap,
+			     0)) {
+		on_field_slow(t, s, len);
+		return;
+	}
+	memcpy(t->data + t->dlen, s, 32);
+	store_field(t, len);
 }
 
 static void on_row(int term, void *data)

@@ -1,0 +1,205 @@
+#!/usr/bin/env bats
+# summarize: every operation with exact output, intervals against R,
+# partials and merging, crosstab, missing values, input forms, errors.
+
+load test_helper/common
+
+G="$BATS_TEST_DIRNAME/fixtures/games.csv"
+
+@test "numeric operations by group, with _na counts for skipped cells" {
+	run summarize -g first_move count mean:black sd:black min:plies max:plies sum:white "$G"
+	assert_success
+	assert_output "first_move,count,mean_black,black_na,sd_black,min_plies,plies_na,max_plies,sum_white,white_na
+d3,3,36,1,5.656854249492381,60,0,60,56,1
+c4,2,35,0,21.213203435596427,60,1,60,58,0
+f5,1,35,0,NA,58,0,58,29,0"
+}
+
+@test "whole-table operations: median, quantile (R type 7), mode, distinct, first, last, var" {
+	run summarize count median:plies q:0.1:black q:0.9:black mode:winner distinct:winner first:note last:note var:black "$G"
+	assert_success
+	assert_output "count,median_plies,plies_na,q0.1_black,black_na,q0.9_black,mode_winner,distinct_winner,first_note,last_note,var_black
+6,60,1,24.799999999999997,1,46,black,3,plain,ok,120.8"
+}
+
+@test "rate and score: Wilson intervals and the Elo difference" {
+	run summarize -g first_move rate:winner=black score:winner=black/draw "$G"
+	assert_success
+	assert_output "first_move,rate_winner_black,rate_winner_black_lo,rate_winner_black_hi,score_winner,score_winner_lo,score_winner_hi,elo_winner
+d3,0.3333333333333333,0.06149194472039632,0.7923403991979523,0.5,0.1253344719102632,0.8746655280897369,0
+c4,0.5,0.09453120573423074,0.9054687942657693,0.5,0.09453120573423074,0.9054687942657693,0
+f5,1,0.20654931437723745,1,1,0.20654931437723745,1,Inf"
+}
+
+@test "Wilson interval: 7 of 10 is 0.3967781 to 0.8922087; 0 of n clamps to 0" {
+	printf 'w\n1\n1\n1\n1\n1\n1\n1\n0\n0\n0\n' > ten.csv
+	run summarize rate:w=1 ten.csv
+	assert_output "rate_w_1,rate_w_1_lo,rate_w_1_hi
+0.7,0.39677814746114537,0.8922087325936989"
+	run summarize rate:w=2 ten.csv
+	assert_output "rate_w_2,rate_w_2_lo,rate_w_2_hi
+0,0,0.27753279986288915"
+	run summarize --level 0.9 rate:w=1 ten.csv
+	assert_line --index 1 --regexp '^0\.7,0\.4[0-9]*,0\.8[0-9]*$'
+}
+
+@test "intervals, quantiles and sd agree with R" {
+	command -v Rscript > /dev/null || skip "R is not installed (make deps installs it)"
+	awk 'BEGIN { srand(7); print "g,w,x"; for (i = 0; i < 500; i++) printf "%d,%d,%.3f\n", i % 7, rand() < 0.3, rand() * 100 }' > r.csv
+	summarize --sort -g g rate:w=1 q:0.37:x sd:x -o ours.csv r.csv
+	run Rscript -e '
+		d <- read.csv("r.csv"); o <- read.csv("ours.csv")
+		for (g in o$g) {
+			s <- d[d$g == g, ]
+			ci <- prop.test(sum(s$w == 1), nrow(s), correct = FALSE)$conf.int
+			r <- o[o$g == g, ]
+			stopifnot(abs(r$rate_w_1_lo - ci[1]) < 1e-12, abs(r$rate_w_1_hi - ci[2]) < 1e-12,
+			          abs(r$q0.37_x - quantile(s$x, 0.37)) < 1e-12, abs(r$sd_x - sd(s$x)) < 1e-12)
+		}
+		cat("agree\n")'
+	assert_success
+	assert_output --partial agree
+}
+
+@test "--sort orders keys, numbers numerically" {
+	printf 'k,v\n10,1\n9,1\nb,1\na,1\n10,1\n' > k.csv
+	run summarize -g k count k.csv
+	assert_output "k,count
+10,2
+9,1
+b,1
+a,1"
+	run summarize --sort -g k count k.csv
+	assert_output "k,count
+9,1
+10,2
+a,1
+b,1"
+}
+
+@test "several group columns; quoted keys with commas and newlines" {
+	run summarize -g first_move,note count "$G"
+	assert_success
+	assert_line --index 2 'c4,"has, comma",1'
+	assert_output --partial '"two
+lines"'
+}
+
+@test "crosstab lays one operation out as a grid" {
+	run summarize --crosstab first_move,winner count "$G"
+	assert_output "first_move,black,white,draw
+d3,1,1,1
+c4,1,1,
+f5,1,,"
+	run summarize --sort --crosstab winner,first_move rate:plies=60 "$G"
+	assert_output "winner,c4,d3,f5
+black,NA,1,0
+draw,,1,
+white,1,1,"
+}
+
+@test "--partial and --merge equal one run over all the data" {
+	awk 'BEGIN { srand(3); print "g,w,x,t"; for (i = 0; i < 3000; i++) printf "%s,%d,%.2f,t%d\n", substr("abcde", i % 5 + 1, 1), rand() < 0.4, rand() * 50 - 10, i }' > all.csv
+	ops="count sum:x mean:x sd:x var:x min:x max:x rate:w=1 score:w=1/0 first:t last:t"
+	summarize -g g $ops all.csv > whole.csv
+	head -1001 all.csv > p1.csv
+	{ head -1 all.csv; sed -n 1002,2200p all.csv; } > p2.csv
+	{ head -1 all.csv; sed -n 2201,3001p all.csv; } > p3.csv
+	for p in p1 p2 p3; do summarize --partial -g g $ops $p.csv > $p.part; done
+	run bash -c "summarize --merge p1.part p2.part p3.part | cmp - whole.csv"
+	assert_success
+	# Partials merge into partials, too.
+	summarize --merge --partial p1.part p2.part > p12.part
+	run bash -c "summarize --merge p12.part p3.part | cmp - whole.csv"
+	assert_success
+}
+
+@test "--partial refuses what cannot merge exactly" {
+	run summarize --partial median:x "$G"
+	assert_failure 2
+	assert_line --index 0 "summarize: median:x cannot be merged exactly, so --partial refuses it (mergeable: count, sum, mean, min, max, sd, var, rate, score, first, last)"
+}
+
+@test "--merge: mixed or malformed partials are errors" {
+	summarize --partial -g first_move count "$G" > a.part
+	summarize --partial -g first_move count mean:plies "$G" > b.part
+	run summarize --merge a.part b.part
+	assert_failure 1
+	assert_output "summarize: b.part:1: this partial was made with other groups or operations than a.part"
+	printf 'first_move,count#n\nd3,x\n' > bad.part
+	run summarize --merge bad.part
+	assert_output "summarize: bad.part:2: column 'count#n': 'x' is not a count"
+	run summarize --merge "$G"
+	assert_output "summarize: $G:1: not a partial table: no OPERATION#FIELD columns"
+	run summarize --merge -g x a.part
+	assert_failure 2
+}
+
+@test "a numeric operation on text names file, line and column" {
+	run summarize mean:winner "$G"
+	assert_failure 1
+	assert_output "summarize: $G:2: column 'winner': 'black' is not a number"
+}
+
+@test "unknown columns and operations" {
+	run summarize mean:nope "$G"
+	assert_failure 1
+	assert_output "summarize: $G:1: missing column 'nope'"
+	run summarize avg:plies "$G"
+	assert_failure 2
+	assert_line --index 0 "summarize: unknown operation 'avg' in 'avg:plies'"
+	run summarize q:2:plies "$G"
+	assert_failure 2
+	assert_line --index 0 "summarize: unknown operation 'q' in 'q:2:plies'"
+	run summarize --crosstab a "$G"
+	assert_failure 2
+	assert_line --index 0 "summarize: --crosstab needs two columns, ROW,COL"
+	run summarize --level 1 count "$G"
+	assert_failure 2
+}
+
+@test "ragged rows are errors" {
+	printf 'a,b\n1,2\n3\n' > r.csv
+	run summarize r.csv
+	assert_failure 1
+	assert_output "summarize: r.csv:3: expected 2 fields, found 1"
+}
+
+@test "an empty table gives one row of empty aggregates" {
+	printf 'x\n' > e.csv
+	run summarize count mean:x sum:x e.csv
+	assert_output "count,mean_x,sum_x
+0,NA,0"
+}
+
+@test "gzip, TSV and BOM input; TSV output; stdin" {
+	gzip -c "$G" > g.csv.gz
+	run summarize -g winner count g.csv.gz
+	assert_line --index 1 "black,3"
+	printf '\xef\xbb\xbfa\tb\nx\t1\nx\t2\n' > t.tsv
+	run summarize -t -g a mean:b t.tsv
+	assert_output "a	mean_b
+x	1.5"
+	run bash -c "cat '$G' | summarize count"
+	assert_output "count
+6"
+}
+
+@test "decimal sums are exact" {
+	printf 'x\n0.1\n0.2\n0.3\n-0.05\n' > d.csv
+	run summarize sum:x mean:x d.csv
+	assert_output "sum_x,mean_x
+0.55,0.1375"
+}
+
+@test "usage, help and version" {
+	run summarize --help
+	assert_success
+	for opt in --group --sort --level --crosstab --partial --merge --output --tsv --gzip --bom --help --version; do
+		assert_output --partial -- "$opt"
+	done
+	run summarize --version
+	assert_output "summarize (yomi) 0.1.0"
+	run summarize --no-such-option
+	assert_failure 2
+}
