@@ -119,6 +119,19 @@ LINE="$BATS_TEST_DIRNAME/fixtures/line.csv"
 8,NDD,2,greedy,greedy,1,2,0,1,stuck"
 }
 
+@test "tournament shards (--first-game, -n) reproduce the rows of the whole run" {
+	chain-greedy -d "$MINI" --starts all --vs random --games 3 --both-sides > whole.csv
+	{
+		chain-greedy -d "$MINI" --starts all --vs random --games 3 --both-sides -n 17
+		chain-greedy -d "$MINI" --starts all --vs random --games 3 --both-sides --first-game 18 -n 20 | tail -n +2
+		chain-greedy -d "$MINI" --starts all --vs random --games 3 --both-sides --first-game 38 | tail -n +2
+	} > shards.csv
+	run cmp whole.csv shards.csv
+	assert_success
+	run bash -c "wc -l < whole.csv"
+	assert_output "49"
+}
+
 @test "tournament: --starts all and a file of start words" {
 	run chain-greedy -d "$MINI" --starts all --vs random
 	assert_equal "${#lines[@]}" 9
@@ -231,7 +244,7 @@ Try 'chain-greedy --help' for more information."
 	run chain-greedy -d "$LINE" --vs greedy
 	assert_line --index 0 "chain-greedy: --vs needs --start WORD or --starts LIST"
 	run chain-greedy -d "$LINE" --start sa --games 3
-	assert_line --index 0 "chain-greedy: --games applies to tournaments (--starts)"
+	assert_line --index 0 "chain-greedy: --games, --first-game and --count apply to tournaments (--starts)"
 	run chain-greedy -d "$LINE" --seed -1 --start sa
 	assert_line --index 0 "chain-greedy: invalid --seed '-1': expected an integer from 0 to 18446744073709551615"
 	run chain-greedy --no-such-option

@@ -62,11 +62,51 @@ ENCODISVALID"
 
 @test "make install and uninstall honour DESTDIR and PREFIX" {
 	make -C "$TOP" -s install DESTDIR="$PWD/root" PREFIX=/opt/yomi > /dev/null
-	for p in wordload chain-greedy chain-lookahead; do
+	for p in wordload chain-greedy chain-lookahead summarize; do
 		[ -x "root/opt/yomi/bin/$p" ]
 		[ -f "root/opt/yomi/share/man/man1/$p.1" ]
 	done
 	make -C "$TOP" -s uninstall DESTDIR="$PWD/root" PREFIX=/opt/yomi > /dev/null
 	run find root -type f
 	assert_output ""
+}
+
+@test "every program's output loads in R's read.csv with the right types, Japanese intact" {
+	command -v Rscript > /dev/null || skip "R is not installed (make deps installs it)"
+	wordload --kana "$TOP/dictionaries/japanese-nouns.txt" -o dict.csv
+	chain-lookahead -d dict.csv --start りんご --vs greedy --lose-tail ん --trace trace.csv > log.csv
+	chain-lookahead -d dict.csv --starts りんご,ねこ --vs greedy --both-sides > results.csv
+	summarize -g p1 count rate:winner=1 mean:turns score:winner=1/0 results.csv > summary.csv
+	summarize --bom -g start count results.csv > bom.csv
+	cat > check.R <<'RSCRIPT'
+		types <- function(f) paste(sapply(read.csv(f, encoding = "UTF-8"), class), collapse = " ")
+		stopifnot(types("dict.csv") == "character character character integer")
+		stopifnot(types("log.csv") == "integer integer integer character character integer integer integer character")
+		stopifnot(types("trace.csv") == "integer integer integer character integer integer integer")
+		stopifnot(types("results.csv") == "integer character integer character character integer integer integer integer character")
+		su <- read.csv("summary.csv")
+stopifnot(is.character(su$p1), all(sapply(su[-1], is.numeric)))
+		d <- read.csv("dict.csv", encoding = "UTF-8")
+		stopifnot(d$word[1] == "あい", d$tail[d$word == "パーティー"] == "い")
+		l <- read.csv("log.csv", encoding = "UTF-8")
+		stopifnot(l$word[1] == "りんご")
+		b <- read.csv("bom.csv", fileEncoding = "UTF-8-BOM")
+		stopifnot(names(b)[1] == "start", b$start[1] == "りんご")
+		cat("R reads them all\n")
+RSCRIPT
+	run Rscript check.R
+	assert_success
+	assert_output --partial "R reads them all"
+}
+
+@test "parallel-playouts.sh: merged shards equal the single-process summary" {
+	wordload --upcase --drop-digit-tail "$TOP/dictionaries/sas-functions.txt" -o sas.csv
+	ops="-g p1 count rate:winner=1 mean:turns sd:p1_score"
+	run "$TOP/pipelines/parallel-playouts.sh" -n 1646 -k 7 -j 2 -s "$ops" -- \
+		chain-lookahead -d sas.csv --starts all --vs greedy --both-sides
+	assert_success
+	parallel_out=$output
+	run bash -c "chain-lookahead -d sas.csv --starts all --vs greedy --both-sides | summarize $ops"
+	assert_equal "$parallel_out" "$output"
+	assert_line --index 1 --partial "lookahead:2,823,0.674362"
 }

@@ -47,7 +47,7 @@ f5,1,0.20654931437723745,1,1,0.20654931437723745,1,Inf"
 	command -v Rscript > /dev/null || skip "R is not installed (make deps installs it)"
 	awk 'BEGIN { srand(7); print "g,w,x"; for (i = 0; i < 500; i++) printf "%d,%d,%.3f\n", i % 7, rand() < 0.3, rand() * 100 }' > r.csv
 	summarize --sort -g g rate:w=1 q:0.37:x sd:x -o ours.csv r.csv
-	run Rscript -e '
+	cat > check.R <<'RSCRIPT'
 		d <- read.csv("r.csv"); o <- read.csv("ours.csv")
 		for (g in o$g) {
 			s <- d[d$g == g, ]
@@ -56,7 +56,9 @@ f5,1,0.20654931437723745,1,1,0.20654931437723745,1,Inf"
 			stopifnot(abs(r$rate_w_1_lo - ci[1]) < 1e-12, abs(r$rate_w_1_hi - ci[2]) < 1e-12,
 			          abs(r$q0.37_x - quantile(s$x, 0.37)) < 1e-12, abs(r$sd_x - sd(s$x)) < 1e-12)
 		}
-		cat("agree\n")'
+		cat("agree\n")
+RSCRIPT
+	run Rscript check.R
 	assert_success
 	assert_output --partial agree
 }
