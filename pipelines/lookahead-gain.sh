@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # How much does lookahead raise the win rate? (the question seed 000 left
 # open). Every start word x --games seeds x both sides, lookahead at each
-# depth against greedy, plus greedy against greedy as the baseline. Prints
-# one row per depth: games, then win, draw and loss rates of the lookahead
-# player, each with its 95% Wilson score interval.
+# depth against greedy, plus greedy against greedy as the baseline. Prints,
+# through summarize, one row per depth: games, then the win, draw and loss
+# rates of the lookahead player, each with its 95% Wilson score interval.
 #
 #   pipelines/lookahead-gain.sh [--dict FILE | --japanese] [--starts LIST]
 #       [--games N] [--depths "2 4 end"] [-j JOBS] [-o DIR]
@@ -68,25 +68,17 @@ for depth in greedy $depths; do
 	{ head -1 "${first[0]}"; tail -q -n +2 "$out"/part.*."$depth".csv; } > "$out/results-$depth.csv"
 done
 
-echo "depth,games,win,win_lo,win_hi,draw,draw_lo,draw_hi,loss,loss_lo,loss_hi"
-for depth in greedy $depths; do
-	# The player under test is "greedy" in the baseline (the first of the
-	# pair), otherwise the lookahead player.
-	awk -F, -v depth="$depth" '
-	function wilson(k, n, z,   p, d, c, h) {
-		p = k / n; d = 1 + z * z / n
-		c = (p + z * z / (2 * n)) / d
-		h = z / d * sqrt(p * (1 - p) / n + z * z / (4 * n * n))
-		return sprintf("%.4f,%.4f,%.4f", p, c - h, c + h)
-	}
-	NR > 1 {
-		if (depth == "greedy") me = ($1 % 2 == 1) ? 1 : 2   # both sides: odd games first
-		else me = ($4 ~ /^lookahead/) ? 1 : 2
-		n++
-		if ($9 == me) w++; else if ($9 == 0) dr++; else l++
-	}
-	END {
-		z = 1.959963984540054
-		printf "%s,%d,%s,%s,%s\n", depth == "greedy" ? "greedy" : depth, n, wilson(w, n, z), wilson(dr, n, z), wilson(l, n, z)
-	}' "$out/results-$depth.csv"
-done
+# Each game from the tested player's side (greedy in the baseline, the
+# first strategy of its pair; otherwise the lookahead player), then win,
+# draw and loss rates with their intervals by summarize.
+{
+	echo "depth,result"
+	for depth in greedy $depths; do
+		awk -F, -v depth="$depth" 'NR > 1 {
+			if (depth == "greedy") me = ($1 % 2 == 1) ? 1 : 2   # both sides: odd games first
+			else me = ($4 ~ /^lookahead/) ? 1 : 2
+			print depth "," ($9 == me ? "win" : $9 == 0 ? "draw" : "loss")
+		}' "$out/results-$depth.csv"
+	done
+} > "$out/outcomes.csv"
+summarize -g depth count rate:result=win rate:result=draw rate:result=loss "$out/outcomes.csv"

@@ -23,10 +23,10 @@ load test_helper/common
 @test "lookahead-gain.sh: win rates with Wilson intervals per depth" {
 	run "$TOP/pipelines/lookahead-gain.sh" --depths "2 4"
 	assert_success
-	assert_output "depth,games,win,win_lo,win_hi,draw,draw_lo,draw_hi,loss,loss_lo,loss_hi
-greedy,4938,0.5000,0.4861,0.5139,0.0000,0.0000,0.0008,0.5000,0.4861,0.5139
-2,4938,0.6991,0.6861,0.7117,0.0000,0.0000,0.0008,0.3009,0.2883,0.3139
-4,4938,0.9411,0.9342,0.9473,0.0000,0.0000,0.0008,0.0589,0.0527,0.0658"
+	assert_output "depth,count,rate_result_win,rate_result_win_lo,rate_result_win_hi,rate_result_draw,rate_result_draw_lo,rate_result_draw_hi,rate_result_loss,rate_result_loss_lo,rate_result_loss_hi
+greedy,4938,0.5,0.4860596495705396,0.5139403504294604,0,0,0.0007773334803846252,0.5,0.4860596495705396,0.5139403504294604
+2,4938,0.6990684487646821,0.6861249239238092,0.7117024884653289,0,0,0.0007773334803846252,0.30093155123531795,0.2882975115346711,0.3138750760761909
+4,4938,0.9410692588092345,0.9341516886772095,0.9473011131371777,0,0,0.0007773334803846252,0.058930741190765495,0.05269888686282231,0.06584831132279037"
 }
 
 @test "lookahead-gain.sh: shards give the unsplit result; depth end on a few starts" {
@@ -36,12 +36,15 @@ greedy,4938,0.5000,0.4861,0.5139,0.0000,0.0000,0.0008,0.5000,0.4861,0.5139
 	run "$TOP/pipelines/lookahead-gain.sh" --depths "2 end" --starts SCAN,ABS,INPUT,PUT --games 2 -j 3
 	assert_equal "$output" "$one"
 	assert_line --index 3 --regexp '^end,16,'
+	run "$TOP/pipelines/lookahead-gain.sh" --depths 2 --starts NOPE
+	assert_failure 1
+	assert_line --index 0 --partial "start word 'NOPE' is not in the dictionary"
 }
 
 @test "lookahead-gain.sh --japanese on chosen start words" {
 	run "$TOP/pipelines/lookahead-gain.sh" --japanese --games 2 --depths 2 --starts りんご,しりとり,ねこ,いぬ,さくら
 	assert_success
-	assert_line --index 2 "2,20,1.0000,0.8389,1.0000,0.0000,0.0000,0.1611,0.0000,0.0000,0.1611"
+	assert_line --index 2 "2,20,1,0.8388748419471808,1,0,0,0.1611251580528193,0,0,0.1611251580528193"
 }
 
 @test "a dictionary straight from wordload on stdin" {
