@@ -24,7 +24,7 @@ BATS = bats
 BATS_FILES = $(wildcard tests/*.bats)
 
 DEBIAN_PACKAGES = build-essential libcsv-dev zlib1g-dev bats bats-assert bats-support \
-	skkdic mecab-ipadic wamerican r-base-core parallel
+	skkdic mecab-ipadic wamerican r-base-core parallel time
 
 .PHONY: all check unit bats bench install uninstall clean deps sanitize
 all: lib/libyomi.a $(BINS)

@@ -113,3 +113,20 @@ RSCRIPT
 	assert_equal "$parallel_out" "$output"
 	assert_line --index 1 --partial "lookahead:2,823,0.674362"
 }
+
+@test "the README's Hadoop Streaming mapper and reducer, simulated with sort" {
+	wordload --upcase --drop-digit-tail "$TOP/dictionaries/sas-functions.txt" -o sas.csv
+	printf '1 600\n601 600\n1201 446\n' > shards.txt
+	mapper() {
+		while read -r k n; do
+			chain-lookahead -d sas.csv --starts all --vs greedy --both-sides --first-game "$k" -n "$n" -q |
+				summarize --partial -g p1 count rate:winner=1 | tail -n +2
+		done
+	}
+	reducer() { { echo "p1,count#n,rate:winner=1#n,rate:winner=1#k"; cat; } | summarize --merge --sort; }
+	run bash -c "$(declare -f mapper reducer); mapper < shards.txt | sort | reducer"
+	assert_success
+	streamed=$output
+	run bash -c "chain-lookahead -d sas.csv --starts all --vs greedy --both-sides | summarize --sort -g p1 count rate:winner=1"
+	assert_equal "$streamed" "$output"
+}
