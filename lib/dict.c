@@ -29,6 +29,25 @@ static int by_head(const void *a, const void *b)
 	return x < y ? -1 : (x > y);
 }
 
+/* A grouped index of N items: the items sorted by CMP (which orders by
+ * group first), and in *START the offset of each of the NGROUPS groups
+ * (GROUP_OF[i] is item i's group), with (*START)[ngroups] = n. */
+static uint32_t *group_index(uint32_t n, const uint32_t *group_of, uint32_t ngroups,
+			     int (*cmp)(const void *, const void *), uint32_t **start)
+{
+	uint32_t *items = xmalloc((n ? n : 1) * sizeof *items);
+	for (uint32_t i = 0; i < n; i++)
+		items[i] = i;
+	qsort(items, n, sizeof *items, cmp);
+	uint32_t *st = xcalloc((size_t)ngroups + 1, sizeof *st);
+	for (uint32_t i = 0; i < n; i++)
+		st[group_of[i] + 1]++;
+	for (uint32_t g = 0; g < ngroups; g++)
+		st[g + 1] += st[g];
+	*start = st;
+	return items;
+}
+
 dict_t *dict_load(const char *path)
 {
 	table_t *t = table_open(path, NULL);
@@ -91,26 +110,10 @@ dict_t *dict_load(const char *path)
 	}
 	strmap_free(classes);
 
+	/* Words grouped by class (longest first), classes grouped by head. */
 	sort_dict = d;
-	d->cwords = xmalloc(d->nwords * sizeof *d->cwords);
-	for (uint32_t w = 0; w < d->nwords; w++)
-		d->cwords[w] = w;
-	qsort(d->cwords, d->nwords, sizeof *d->cwords, by_class_then_len);
-	d->cstart = xcalloc(d->nclasses + 1, sizeof *d->cstart);
-	for (uint32_t w = 0; w < d->nwords; w++)
-		d->cstart[d->cls[w] + 1]++;
-	for (uint32_t c = 0; c < d->nclasses; c++)
-		d->cstart[c + 1] += d->cstart[c];
-
-	d->hclasses = xmalloc(d->nclasses * sizeof *d->hclasses);
-	for (uint32_t c = 0; c < d->nclasses; c++)
-		d->hclasses[c] = c;
-	qsort(d->hclasses, d->nclasses, sizeof *d->hclasses, by_head);
-	d->hstart = xcalloc(d->nkeys + 1, sizeof *d->hstart);
-	for (uint32_t c = 0; c < d->nclasses; c++)
-		d->hstart[d->chead[c] + 1]++;
-	for (uint32_t k = 0; k < d->nkeys; k++)
-		d->hstart[k + 1] += d->hstart[k];
+	d->cwords = group_index(d->nwords, d->cls, d->nclasses, by_class_then_len, &d->cstart);
+	d->hclasses = group_index(d->nclasses, d->chead, d->nkeys, by_head, &d->hstart);
 	return d;
 }
 
