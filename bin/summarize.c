@@ -53,10 +53,11 @@ static const struct option long_opts[] = {
 	{NULL, 0, NULL, 0},
 };
 
-/* Splits a comma-separated list into a NULL-free array of strings. */
-static const char **split(const char *arg, int *n, const char *what)
+/* Splits a comma-separated list into an array of strings held in *COPY. */
+static const char **split(const char *arg, int *n, const char *what, char **copy_out)
 {
 	char *copy = xstrdup(arg);
+	*copy_out = copy;
 	const char **v = NULL;
 	*n = 0;
 	for (char *save = NULL, *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
@@ -65,7 +66,7 @@ static const char **split(const char *arg, int *n, const char *what)
 	}
 	if (*n == 0)
 		die_usage("%s needs at least one column", what);
-	return v; /* copy stays allocated for the strings */
+	return v;
 }
 
 int main(int argc, char **argv)
@@ -75,12 +76,17 @@ int main(int argc, char **argv)
 	cli_output out = {0};
 	bool merge = false;
 	const char *crosstab = NULL;
+	char *group_text = NULL;
 	int c;
 	/* Options may come anywhere; of the operands, the leading ones that
 	 * have the form of an operation are operations, the rest files. */
 	while ((c = getopt_long(argc, argv, "g:" CLI_SHORT, long_opts, NULL)) != -1) {
 		switch (c) {
-		case 'g': so.group = split(optarg, &so.ngroup, "--group"); break;
+		case 'g':
+			free(so.group);
+			free(group_text);
+			so.group = split(optarg, &so.ngroup, "--group", &group_text);
+			break;
 		case OPT_SORT: so.sort = true; break;
 		case OPT_LEVEL: so.level = opt_double("--level", optarg, 0.000001, 0.999999); break;
 		case OPT_CROSSTAB: crosstab = optarg; break;
@@ -94,7 +100,7 @@ int main(int argc, char **argv)
 	if (crosstab) {
 		if (so.ngroup)
 			die_usage("--crosstab and --group exclude each other");
-		so.group = split(crosstab, &so.ngroup, "--crosstab");
+		so.group = split(crosstab, &so.ngroup, "--crosstab", &group_text);
 		so.crosstab = true;
 		if (so.partial)
 			die_usage("--crosstab and --partial exclude each other");
@@ -137,5 +143,7 @@ int main(int argc, char **argv)
 	out_close(o);
 	summary_free(s);
 	free(ops);
+	free(so.group);
+	free(group_text);
 	return 0;
 }

@@ -450,71 +450,86 @@ static void read_partial_state(table_t *t, size_t col, const op_t *op, state_t *
 	}
 }
 
+/* The header of T as one string, column names joined by 0x1F. */
+static char *header_of(const table_t *t)
+{
+	size_t len = 0, nc = table_ncols(t);
+	for (size_t i = 0; i < nc; i++)
+		len += strlen(table_colname(t, i)) + 1;
+	char *h = xmalloc(len + 1), *p = h;
+	for (size_t i = 0; i < nc; i++) {
+		size_t l = strlen(table_colname(t, i));
+		memcpy(p, table_colname(t, i), l);
+		p += l;
+		*p++ = '\x1F';
+	}
+	*p = '\0';
+	return h;
+}
+
+/* Takes the groups and operations from the header of the first partial:
+ * group columns, then OPERATION#FIELD state columns. */
+static void configure_from_partial(summary_t *s, table_t *t, const char *path)
+{
+	if (s->configured)
+		die_usage("--merge takes its operations from the partial tables, not the command line");
+	size_t nc = table_ncols(t);
+	int ng = 0;
+	while ((size_t)ng < nc && !strchr(table_colname(t, (size_t)ng), '#'))
+		ng++;
+	if ((size_t)ng == nc)
+		die_at(path, 1, "not a partial table: no OPERATION#FIELD columns");
+	for (size_t i = (size_t)ng; i < nc; i++)
+		if (!strchr(table_colname(t, i), '#'))
+			die_at(path, 1, "not a partial table: group column '%s' after the operations",
+			       table_colname(t, i));
+	const char **group = xmalloc(nc * sizeof *group), **ops = xmalloc(nc * sizeof *ops);
+	int no = 0;
+	for (int i = 0; i < ng; i++)
+		group[i] = table_colname(t, (size_t)i);
+	for (size_t i = (size_t)ng; i < nc; i++) {
+		const char *name = table_colname(t, i);
+		char *spec = xstrndup(name, (size_t)(strrchr(name, '#') - name));
+		if (no == 0 || strcmp(ops[no - 1], spec) != 0)
+			ops[no++] = spec;
+		else
+			free(spec);
+	}
+	configure(s, group, ng, ops, no);
+	for (int i = 0; i < no; i++)
+		free((char *)ops[i]);
+	free(group);
+	free(ops);
+	/* Every operation must have exactly its state columns. */
+	size_t col = (size_t)ng;
+	for (int i = 0; i < s->nops; i++) {
+		int nf;
+		const char *const *f = partial_fields(s->ops[i].kind, &nf);
+		for (int j = 0; j < nf; j++, col++) {
+			char want[512];
+			snprintf(want, sizeof want, "%s#%s", s->ops[i].spec, f[j]);
+			if (col >= nc || strcmp(table_colname(t, col), want) != 0)
+				die_at(path, 1, "not a partial table: expected column '%s'", want);
+		}
+	}
+	if (col != nc)
+		die_at(path, 1, "not a partial table: unexpected column '%s'", table_colname(t, col));
+	s->first_partial = header_of(t);
+	s->partial_name = xstrdup(path);
+}
+
 void summary_merge_table(summary_t *s, const char *path)
 {
 	table_t *t = table_open(path, NULL);
-	size_t nc = table_ncols(t);
-	/* The header: group columns, then OP#FIELD state columns. */
-	char *header = NULL;
-	size_t hlen = 0;
-	for (size_t i = 0; i < nc; i++) {
-		size_t l = strlen(table_colname(t, i));
-		header = xrealloc(header, hlen + l + 2);
-		memcpy(header + hlen, table_colname(t, i), l);
-		hlen += l;
-		header[hlen++] = '\x1F';
-		header[hlen] = '\0';
-	}
 	if (!s->first_partial) {
-		s->first_partial = header;
-		s->partial_name = xstrdup(path);
-		const char **group = xmalloc(nc * sizeof *group), **ops = xmalloc(nc * sizeof *ops);
-		int ng = 0, no = 0;
-		char *last = NULL;
-		for (size_t i = 0; i < nc; i++) {
-			const char *name = table_colname(t, i);
-			const char *hash = strrchr(name, '#');
-			if (!hash) {
-				if (no > 0)
-					die_at(path, 1, "not a partial table: group column '%s' after the operations",
-					       name);
-				group[ng++] = name;
-				continue;
-			}
-			char *spec = xstrndup(name, (size_t)(hash - name));
-			if (!last || strcmp(last, spec) != 0)
-				ops[no++] = last = spec;
-			else
-				free(spec);
-		}
-		if (no == 0)
-			die_at(path, 1, "not a partial table: no OPERATION#FIELD columns");
-		if (s->configured)
-			die_usage("--merge takes its operations from the partial tables, not the command line");
-		configure(s, group, ng, ops, no);
-		for (int i = 0; i < no; i++)
-			free((char *)ops[i]);
-		free(group);
-		free(ops);
-		/* Every operation must have exactly its state columns. */
-		size_t col = (size_t)ng;
-		for (int i = 0; i < s->nops; i++) {
-			int nf;
-			const char *const *f = partial_fields(s->ops[i].kind, &nf);
-			for (int j = 0; j < nf; j++, col++) {
-				char want[512];
-				snprintf(want, sizeof want, "%s#%s", s->ops[i].spec, f[j]);
-				if (col >= nc || strcmp(table_colname(t, col), want) != 0)
-					die_at(path, 1, "not a partial table: expected column '%s'", want);
-			}
-		}
-		if (col != nc)
-			die_at(path, 1, "not a partial table: unexpected column '%s'", table_colname(t, col));
+		configure_from_partial(s, t, path);
 	} else {
-		if (strcmp(header, s->first_partial) != 0)
+		char *header = header_of(t);
+		bool same = strcmp(header, s->first_partial) == 0;
+		free(header);
+		if (!same)
 			die_at(path, 1, "this partial was made with other groups or operations than %s",
 			       s->partial_name);
-		free(header);
 	}
 	for (int i = 0; i < s->ngroup; i++)
 		s->gidx[i] = i;
