@@ -1,0 +1,83 @@
+/* heap: Nim-family games: positions, a generic retrograde solver, the
+ * closed forms, and octal (take-and-break) Grundy sequences.
+ *
+ * Positions of M heaps with bounds max[i] are indexed densely in mixed
+ * radix, heap 1 fastest (R's expand.grid order, as in seed 004): every
+ * move lowers the index, so one pass in index order solves the table. For
+ * games whose moves take any number from one heap (and, for Wythoff, the
+ * same number from both), the best child along each direction is a
+ * prefix aggregate kept in a ring buffer of one stride, so the pass costs
+ * O(M) per position instead of O(sum of heaps). */
+#ifndef YOMI_HEAP_H
+#define YOMI_HEAP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define HEAP_MAX_HEAPS 16
+#define HEAP_NONE UINT32_MAX
+
+typedef enum { HEAP_NIM, HEAP_WYTHOFF, HEAP_SUBTRACT, HEAP_OCTAL } heap_kind;
+
+typedef struct {
+	heap_kind kind;
+	int m;
+	uint32_t max[HEAP_MAX_HEAPS];
+	bool misere;
+	uint32_t sub[64]; /* subtraction set, ascending */
+	int nsub;
+	uint8_t digit[33]; /* octal digits d1..dn in digit[1..n] */
+	int ndigits;
+} heap_game;
+
+/* Parses "nim", "wythoff", "subtract:1,2,3" or "octal:0.77" into G (kind
+ * and rules only); on failure returns false with a reason in WHY. */
+bool heap_parse_game(const char *spec, heap_game *g, const char **why);
+/* Number of positions, or 0 if it overflows 2^62. */
+uint64_t heap_positions(const heap_game *g);
+void heap_decode(const heap_game *g, uint64_t idx, uint32_t *h);
+uint64_t heap_encode(const heap_game *g, const uint32_t *h);
+
+typedef struct {
+	const heap_game *g;
+	uint64_t n;
+	uint8_t *outcome; /* 0 = P (the player to move loses), 1 = N */
+	uint32_t *rem;    /* remoteness */
+	uint32_t *grundy; /* normal play only, else NULL */
+} heap_table;
+
+/* Bytes heap_solve would allocate for G. */
+uint64_t heap_solve_bytes(const heap_game *g, bool grundy);
+/* Solves every position of G (nim, wythoff, subtract); Grundy values (by
+ * mex; by nim-sum for Nim) only when GRUNDY and in normal play. */
+heap_table *heap_solve(const heap_game *g, bool grundy);
+/* One winning move from N position IDX (a P child with the least
+ * remoteness, found in a fixed order), as a position index. */
+uint64_t heap_winning_move(const heap_table *t, uint64_t idx);
+void heap_table_free(heap_table *t);
+
+/* Grundy value by direct mex over the children (for checking). */
+uint32_t heap_grundy_slow(const heap_table *t, uint64_t idx);
+
+/* Closed forms. Bouton: normal Nim is P iff the nim-sum is 0; misere Nim
+ * is P iff the nim-sum is 0 with some heap above 1, or 1 with none. */
+bool heap_bouton_p(const uint32_t *h, int m, bool misere);
+/* Bouton's winning move from N position H (in place); false if H is P. */
+bool heap_bouton_move(uint32_t *h, int m, bool misere);
+/* The k-th Wythoff P position (floor(k phi), floor(k phi^2)), exactly. */
+void heap_wythoff_pair(uint64_t k, uint64_t *a, uint64_t *b);
+
+/* Octal games: Grundy values of single heaps 0..n (normal play). */
+uint32_t *heap_octal_grundy(const heap_game *g, uint32_t n);
+/* Period detection by the octal periodicity theorem: true with the
+ * smallest period P and pre-period N0 such that G(i + P) = G(i) for
+ * N0 <= i < 2 N0 + P + t (t the number of octal digits) within V[0..n]. */
+bool heap_octal_period(const heap_game *g, const uint32_t *v, uint32_t n, uint32_t *period,
+		       uint32_t *preperiod);
+
+/* Debug builds (YOMI_DEBUG): dies if IDX does not decode to heaps within
+ * the bounds and encode back to IDX. */
+void heap_check(const heap_game *g, uint64_t idx);
+
+#endif
