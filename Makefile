@@ -11,7 +11,7 @@ CFLAGS ?= -O2 -g
 YOMI_CFLAGS = -std=c11 -D_GNU_SOURCE -Wall -Wextra -Ilib -MMD -MP
 YOMI_LIBS = -lcsv -lz -lm
 
-PROGRAMS = wordload chain-greedy chain-lookahead summarize
+PROGRAMS = wordload chain-greedy chain-lookahead summarize nimtable
 BINS = $(PROGRAMS:%=bin/%)
 LIB_SRC = $(wildcard lib/*.c)
 LIB_OBJ = $(LIB_SRC:.c=.o)

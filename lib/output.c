@@ -66,6 +66,13 @@ static void flush(out_t *o)
 
 static inline void put(out_t *o, const char *s, size_t n)
 {
+	if (n <= 16 && o->len + n <= OUT_BUF) { /* most fields: no memcpy call */
+		char *d = o->buf + o->len;
+		for (size_t i = 0; i < n; i++)
+			d[i] = s[i];
+		o->len += n;
+		return;
+	}
 	while (n > 0) {
 		if (o->len == OUT_BUF)
 			flush(o);
@@ -175,9 +182,16 @@ void out_field(out_t *o, const char *s)
 
 void out_int(out_t *o, int64_t v)
 {
-	char b[24];
-	int n = snprintf(b, sizeof b, "%" PRId64, v);
-	out_field_n(o, b, (size_t)n);
+	/* By hand: snprintf costs more than the rest of a big table's row. */
+	char b[24], *e = b + sizeof b, *p = e;
+	uint64_t u = v < 0 ? -(uint64_t)v : (uint64_t)v;
+	do {
+		*--p = (char)('0' + u % 10);
+		u /= 10;
+	} while (u);
+	if (v < 0)
+		*--p = '-';
+	out_field_n(o, p, (size_t)(e - p));
 }
 
 void out_double(out_t *o, double v)

@@ -1,0 +1,505 @@
+/* nimtable: win/loss tables, Grundy values and perfect moves for Nim-family
+ * games (solver and closed forms in lib/heap). */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "heap.h"
+#include "input.h"
+#include "rng.h"
+#include "util.h"
+
+static const char usage_text[] =
+	"Usage: %s [OPTION]... [GAME]\n"
+	"Solve a Nim-family GAME: every position's outcome (P: the player to move\n"
+	"loses; N), Grundy value, remoteness and one winning move, as the table\n"
+	"h1..hM,outcome,grundy,remoteness,move (h1 varies fastest).\n"
+	"\n"
+	"Games:\n"
+	"  nim                   take any number from one heap (the default)\n"
+	"  wythoff               two heaps: from one heap, or the same from both\n"
+	"  subtract:S            take k from one heap, k in the set S (1,2,3)\n"
+	"  octal:CODE            take-and-break game on one heap, e.g. 0.77\n"
+	"                        (Kayles), 0.07 (Dawson's Kayles): Grundy values\n"
+	"                        of heaps 0..--max and the period\n"
+	"\n"
+	"Positions:\n"
+	"  -m, --heaps M         number of heaps (default 3; wythoff 2, octal 1)\n"
+	"  -n, --max N           largest heap (default 10)\n"
+	"      --sizes A,B,...   largest heap of each heap instead\n"
+	"      --misere          misere play: the last player to move loses\n"
+	"\n"
+	"Output:\n"
+	"      --p-only          P positions only, heap columns only\n"
+	"      --count           only the numbers of P and N positions\n"
+	"      --advise [FILE]   read positions (a table with h1..hM, or lines of\n"
+	"                        heap sizes) and write the perfect player's move:\n"
+	"                        a winning move from N, a small random take from P\n"
+	"      --seed N          random takes of --advise (default 1)\n"
+	"      --max-memory SIZE refuse tables needing more (default 4G; K, M, G)\n"
+	CLI_HELP;
+
+enum { OPT_SIZES = 256, OPT_MISERE, OPT_PONLY, OPT_COUNT, OPT_ADVISE, OPT_SEED, OPT_MEM };
+
+static const struct option long_opts[] = {
+	{"heaps", required_argument, NULL, 'm'},
+	{"max", required_argument, NULL, 'n'},
+	{"sizes", required_argument, NULL, OPT_SIZES},
+	{"misere", no_argument, NULL, OPT_MISERE},
+	{"p-only", no_argument, NULL, OPT_PONLY},
+	{"count", no_argument, NULL, OPT_COUNT},
+	{"advise", no_argument, NULL, OPT_ADVISE},
+	{"seed", required_argument, NULL, OPT_SEED},
+	{"max-memory", required_argument, NULL, OPT_MEM},
+	CLI_LONG_OPTIONS,
+	{NULL, 0, NULL, 0},
+};
+
+#define MAX_HEAP 1000000000u
+
+static uint64_t parse_size(const char *arg)
+{
+	char *end;
+	unsigned long long v = strtoull(arg, &end, 10);
+	uint64_t mul = 1;
+	if (end != arg && *end && !end[1])
+		mul = toupper((unsigned char)*end) == 'K'   ? 1ull << 10
+		      : toupper((unsigned char)*end) == 'M' ? 1ull << 20
+		      : toupper((unsigned char)*end) == 'G' ? 1ull << 30
+		      : toupper((unsigned char)*end) == 'T' ? 1ull << 40
+							    : 0;
+	else if (*end)
+		mul = 0;
+	if (end == arg || !isdigit((unsigned char)*arg) || mul == 0 || v == 0 || v > (1ull << 50))
+		die_usage("invalid --max-memory '%s': expected a size such as 512M or 4G", arg);
+	return v * mul;
+}
+
+static void put_position(out_t *o, const uint32_t *h, int m)
+{
+	for (int i = 0; i < m; i++)
+		out_int(o, h[i]);
+}
+
+static void put_move(out_t *o, const uint32_t *h, int m)
+{
+	char b[HEAP_MAX_HEAPS * 12], *p = b;
+	for (int i = 0; i < m; i++) {
+		char d[12], *e = d + sizeof d, *q = e;
+		uint32_t v = h[i];
+		do {
+			*--q = (char)('0' + v % 10);
+			v /= 10;
+		} while (v);
+		if (i)
+			*p++ = ' ';
+		memcpy(p, q, (size_t)(e - q));
+		p += e - q;
+	}
+	out_field_n(o, b, (size_t)(p - b));
+}
+
+static void header(out_t *o, int m, bool p_only)
+{
+	char name[16];
+	for (int i = 0; i < m; i++) {
+		snprintf(name, sizeof name, "h%d", i + 1);
+		out_field(o, name);
+	}
+	if (!p_only) {
+		out_field(o, "outcome");
+		out_field(o, "grundy");
+		out_field(o, "remoteness");
+		out_field(o, "move");
+	}
+	out_end_row(o);
+}
+
+static void need_memory(const heap_game *g, bool grundy, uint64_t limit)
+{
+	uint64_t n = heap_positions(g), bytes = heap_solve_bytes(g, grundy);
+	if (n == 0 || bytes > limit)
+		die("the table needs %s%.1f GiB (more than --max-memory); use --count or --p-only, or "
+		    "smaller heaps",
+		    n == 0 ? "over " : "", n == 0 ? 1e9 : (double)bytes / (1 << 30));
+}
+
+/* The full table from the solver, streamed row by row. */
+static void write_table(const heap_game *g, uint64_t limit, bool p_only, out_t *o)
+{
+	need_memory(g, !p_only, limit);
+	heap_table *t = heap_solve(g, !p_only);
+	uint32_t h[HEAP_MAX_HEAPS] = {0}, mv[HEAP_MAX_HEAPS];
+	header(o, g->m, p_only);
+	for (uint64_t i = 0; i < t->n; i++) {
+		if (!p_only || !t->outcome[i]) {
+			put_position(o, h, g->m);
+			if (!p_only) {
+				out_field(o, t->outcome[i] ? "N" : "P");
+				if (t->grundy)
+					out_int(o, t->grundy[i]);
+				else
+					out_na(o);
+				out_int(o, t->rem[i]);
+				/* Nim's winning move by Bouton's rule (tests check it
+				 * lands on the solver's P positions); others by search. */
+				bool found = false;
+				if (t->outcome[i] && g->kind == HEAP_NIM) {
+					memcpy(mv, h, sizeof mv);
+					found = heap_bouton_move(mv, g->m, g->misere);
+				} else if (t->outcome[i]) {
+					uint64_t w = heap_winning_move(t, i);
+					if ((found = w != HEAP_NONE))
+						heap_decode(g, w, mv);
+				}
+				if (found)
+					put_move(o, mv, g->m);
+				else
+					out_na(o);
+			}
+			out_end_row(o);
+		}
+		for (int k = 0; k < g->m && ++h[k] > g->max[k]; k++)
+			h[k] = 0;
+	}
+	heap_table_free(t);
+}
+
+/* Nim's P positions by Bouton's rule, without a table. */
+static void nim_p_only(const heap_game *g, out_t *o)
+{
+	uint32_t h[HEAP_MAX_HEAPS] = {0};
+	uint64_t n = heap_positions(g);
+	if (n == 0)
+		die("too many positions");
+	header(o, g->m, true);
+	for (uint64_t i = 0; i < n; i++) {
+		if (heap_bouton_p(h, g->m, g->misere)) {
+			put_position(o, h, g->m);
+			out_end_row(o);
+		}
+		for (int k = 0; k < g->m && ++h[k] > g->max[k]; k++)
+			h[k] = 0;
+	}
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* Wythoff's P positions within the bounds from the Beatty pairs (misere:
+ * the same but for the six small positions tests/unit/test_heap.c names). */
+static uint64_t *wythoff_p(const heap_game *g, size_t *count)
+{
+	uint64_t w0 = (uint64_t)g->max[0] + 1;
+	size_t cap = 64, n = 0;
+	uint64_t *v = xmalloc(cap * sizeof *v);
+	for (uint64_t k = 0;; k++) {
+		uint64_t a, b;
+		heap_wythoff_pair(k, &a, &b);
+		if (a > g->max[0] && a > g->max[1])
+			break;
+		uint64_t pair[2][2] = {{a, b}, {b, a}};
+		for (int s = 0; s < (k ? 2 : 1); s++) {
+			uint64_t x = pair[s][0], y = pair[s][1];
+			if (g->misere && ((x == 0 && y == 0) || x + y == 3))
+				continue; /* (0,0), (1,2), (2,1) are N in misere play */
+			if (x <= g->max[0] && y <= g->max[1]) {
+				util_grow((void **)&v, &cap, n + 1, sizeof *v);
+				v[n++] = y * w0 + x;
+			}
+		}
+	}
+	if (g->misere) { /* and (0,1), (1,0), (2,2) are P */
+		static const uint64_t extra[3][2] = {{0, 1}, {1, 0}, {2, 2}};
+		for (int i = 0; i < 3; i++)
+			if (extra[i][0] <= g->max[0] && extra[i][1] <= g->max[1]) {
+				util_grow((void **)&v, &cap, n + 1, sizeof *v);
+				v[n++] = extra[i][1] * w0 + extra[i][0];
+			}
+	}
+	qsort(v, n, sizeof *v, cmp_u64);
+	*count = n;
+	return v;
+}
+
+static void write_count(const heap_game *g, uint64_t limit, out_t *o)
+{
+	uint64_t n = heap_positions(g), p = 0;
+	if (n == 0)
+		die("too many positions to count");
+	if (g->kind == HEAP_NIM) {
+		uint32_t h[HEAP_MAX_HEAPS] = {0};
+		for (uint64_t i = 0; i < n; i++) {
+			p += heap_bouton_p(h, g->m, g->misere);
+			for (int k = 0; k < g->m && ++h[k] > g->max[k]; k++)
+				h[k] = 0;
+		}
+	} else if (g->kind == HEAP_WYTHOFF) {
+		size_t c;
+		free(wythoff_p(g, &c));
+		p = c;
+	} else {
+		need_memory(g, false, limit);
+		heap_table *t = heap_solve(g, false);
+		for (uint64_t i = 0; i < n; i++)
+			p += t->outcome[i] == 0;
+		heap_table_free(t);
+	}
+	static const char *const hdr[] = {"outcome", "count"};
+	out_row(o, hdr, 2);
+	out_field(o, "P");
+	out_int(o, (int64_t)p);
+	out_end_row(o);
+	out_field(o, "N");
+	out_int(o, (int64_t)(n - p));
+	out_end_row(o);
+}
+
+/* Octal games: Grundy values of one heap, each heap's winning move as the
+ * heaps it leaves ("0" for none, "a+b" for a split). */
+static void write_octal(const heap_game *g, out_t *o)
+{
+	uint32_t n = g->max[0];
+	uint32_t *v = heap_octal_grundy(g, n);
+	static const char *const hdr[] = {"h1", "outcome", "grundy", "remoteness", "move"};
+	out_row(o, hdr, 5);
+	for (uint32_t h = 0; h <= n; h++) {
+		out_int(o, h);
+		out_field(o, v[h] ? "N" : "P");
+		out_int(o, v[h]);
+		out_na(o); /* remoteness needs the game on sets of heaps */
+		char mv[32] = "";
+		for (int k = 1; k <= g->ndigits && (uint32_t)k <= h && v[h] && !*mv; k++) {
+			uint8_t d = g->digit[k];
+			uint32_t rest = h - (uint32_t)k;
+			if ((d & 1) && rest == 0)
+				strcpy(mv, "0");
+			else if ((d & 2) && rest > 0 && v[rest] == 0)
+				snprintf(mv, sizeof mv, "%u", rest);
+			else if (d & 4)
+				for (uint32_t a = 1; 2 * a <= rest && !*mv; a++)
+					if ((v[a] ^ v[rest - a]) == 0)
+						snprintf(mv, sizeof mv, "%u+%u", a, rest - a);
+		}
+		out_field(o, mv);
+		out_end_row(o);
+	}
+	uint32_t per, pre;
+	if (heap_octal_period(g, v, n, &per, &pre))
+		warn("period %u from heap %u on (pre-period %u)", per, pre, pre);
+	else
+		warn("no period found up to heap %u", n);
+	free(v);
+}
+
+/* Reads positions for --advise: a header line naming h1..hM, or lines of
+ * numbers separated by blanks, commas or tabs. */
+static void advise(heap_game *g, const char *path, uint64_t seed, uint64_t limit, out_t *o)
+{
+	in_file *f = in_open(path);
+	const char *line;
+	size_t len;
+	uint32_t (*pos)[HEAP_MAX_HEAPS] = NULL;
+	long *lines = NULL;
+	size_t n = 0, cap = 0, lcap = 0;
+	int m = -1;
+	while ((line = in_getline(f, &len))) {
+		char *s = xstrndup(line, len), *save = NULL;
+		long lineno = in_lineno(f);
+		uint32_t h[HEAP_MAX_HEAPS];
+		int k = 0;
+		bool header_line = false;
+		for (char *tok = strtok_r(s, " \t,\r\n", &save); tok; tok = strtok_r(NULL, " \t,\r\n", &save)) {
+			if (tok[0] == 'h' && n == 0 && m < 0) {
+				header_line = true;
+				continue;
+			}
+			int64_t v;
+			if (k == HEAP_MAX_HEAPS)
+				die_at(path, lineno, "more than %d heaps", HEAP_MAX_HEAPS);
+			if (!util_parse_i64(tok, 0, MAX_HEAP, &v))
+				die_at(path, lineno, "'%s' is not a heap size from 0 to %u", tok, MAX_HEAP);
+			h[k++] = (uint32_t)v;
+		}
+		free(s);
+		if (header_line || k == 0)
+			continue;
+		if (m < 0)
+			m = k;
+		if (k != m)
+			die_at(path, lineno, "expected %d heaps, found %d", m, k);
+		util_grow((void **)&pos, &cap, n + 1, sizeof *pos);
+		util_grow((void **)&lines, &lcap, n + 1, sizeof *lines);
+		memcpy(pos[n], h, sizeof h);
+		lines[n++] = lineno;
+	}
+	in_close(f);
+	if (m < 0)
+		die("%s: no positions to advise on", path);
+	if (g->kind == HEAP_WYTHOFF && m != 2)
+		die("wythoff positions have 2 heaps, not %d", m);
+	if (g->kind == HEAP_OCTAL)
+		die_usage("--advise plays nim, wythoff and subtract games");
+	g->m = m;
+	heap_table *t = NULL;
+	if (g->kind != HEAP_NIM) { /* a table just large enough for the input */
+		for (int i = 0; i < m; i++)
+			g->max[i] = 0;
+		for (size_t r = 0; r < n; r++)
+			for (int i = 0; i < m; i++)
+				if (pos[r][i] > g->max[i])
+					g->max[i] = pos[r][i];
+		need_memory(g, false, limit);
+		t = heap_solve(g, false);
+	}
+	char name[16];
+	for (int i = 0; i < m; i++) {
+		snprintf(name, sizeof name, "h%d", i + 1);
+		out_field(o, name);
+	}
+	out_field(o, "outcome");
+	out_field(o, "move");
+	out_end_row(o);
+	for (size_t r = 0; r < n; r++) {
+		uint32_t *h = pos[r], mv[HEAP_MAX_HEAPS];
+		memcpy(mv, h, sizeof mv);
+		bool win;
+		if (t) {
+			uint64_t idx = heap_encode(g, h), w = heap_winning_move(t, idx);
+			win = t->outcome[idx] == 1;
+			if (w != HEAP_NONE)
+				heap_decode(g, w, mv);
+		} else {
+			win = !heap_bouton_p(h, m, g->misere);
+			if (win)
+				heap_bouton_move(mv, m, g->misere);
+		}
+		bool moved = memcmp(mv, h, (size_t)m * sizeof *h) != 0;
+		if (!moved) {
+			/* No winning move: take one or two stones from a random heap
+			 * (of a subtraction game, its smallest amount), which keeps
+			 * the game long and the opponent's chances to err many. */
+			rng_t rng;
+			rng_stream(&rng, seed, r);
+			int nonempty = 0;
+			for (int i = 0; i < m; i++)
+				nonempty += h[i] >= (g->kind == HEAP_SUBTRACT ? g->sub[0] : 1);
+			if (nonempty) {
+				int pick = (int)rng_below(&rng, (uint64_t)nonempty), i = 0;
+				for (;; i++)
+					if (h[i] >= (g->kind == HEAP_SUBTRACT ? g->sub[0] : 1) && pick-- == 0)
+						break;
+				uint32_t take = g->kind == HEAP_SUBTRACT ? g->sub[0]
+					      : h[i] >= 2 && rng_below(&rng, 2) ? 2 : 1;
+				mv[i] = h[i] - take;
+				moved = true;
+			}
+		}
+		put_position(o, h, m);
+		out_field(o, win ? "N" : "P");
+		if (moved)
+			put_move(o, mv, m);
+		else
+			out_na(o);
+		out_end_row(o);
+	}
+	(void)lines;
+	free(lines);
+	free(pos);
+	heap_table_free(t);
+}
+
+int main(int argc, char **argv)
+{
+	util_init(argv[0]);
+	heap_game g = {0};
+	int heaps = -1;
+	int64_t max = 10;
+	const char *sizes = NULL;
+	bool misere = false, p_only = false, count = false, adv = false;
+	uint64_t seed = 1, limit = 4ull << 30;
+	cli_output out = {0};
+	int c;
+	while ((c = getopt_long(argc, argv, "m:n:" CLI_SHORT, long_opts, NULL)) != -1) {
+		switch (c) {
+		case 'm': heaps = (int)opt_i64("--heaps", optarg, 1, HEAP_MAX_HEAPS); break;
+		case 'n': max = opt_i64("--max", optarg, 0, MAX_HEAP); break;
+		case OPT_SIZES: sizes = optarg; break;
+		case OPT_MISERE: misere = true; break;
+		case OPT_PONLY: p_only = true; break;
+		case OPT_COUNT: count = true; break;
+		case OPT_ADVISE: adv = true; break;
+		case OPT_SEED: seed = opt_u64("--seed", optarg, UINT64_MAX); break;
+		case OPT_MEM: limit = parse_size(optarg); break;
+		default:
+			if (!cli_option(c, optarg, usage_text, &out))
+				util_try_help();
+		}
+	}
+	const char *spec = "nim";
+	if (optind < argc && !(adv && optind == argc - 1 && strchr(argv[optind], '/')))
+		spec = argv[optind++];
+	const char *advise_path = optind < argc ? argv[optind++] : "-";
+	if (optind < argc)
+		die_usage("unexpected argument '%s'", argv[optind]);
+	if (p_only + count + adv > 1)
+		die_usage("--p-only, --count and --advise exclude each other");
+	g.misere = misere;
+	const char *why;
+	if (!heap_parse_game(spec, &g, &why))
+		die_usage("invalid game '%s': %s", spec, why);
+	if (g.kind == HEAP_OCTAL && misere)
+		die_usage("misere octal games are not supported (they need the game on sets of heaps)");
+	if (sizes) {
+		if (heaps >= 0)
+			die_usage("--sizes and --heaps exclude each other");
+		char *copy = xstrdup(sizes), *save = NULL;
+		int k = 0;
+		for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+			if (k == HEAP_MAX_HEAPS)
+				die_usage("at most %d heaps", HEAP_MAX_HEAPS);
+			g.max[k++] = (uint32_t)opt_i64("--sizes", t, 0, MAX_HEAP);
+		}
+		free(copy);
+		if (k == 0)
+			die_usage("--sizes needs at least one heap");
+		g.m = k;
+	} else {
+		g.m = heaps >= 0 ? heaps : g.kind == HEAP_WYTHOFF ? 2 : g.kind == HEAP_OCTAL ? 1 : 3;
+		for (int i = 0; i < g.m; i++)
+			g.max[i] = (uint32_t)max;
+	}
+	if (g.kind == HEAP_WYTHOFF && g.m != 2)
+		die_usage("wythoff is played on 2 heaps, not %d", g.m);
+	if (g.kind == HEAP_OCTAL && g.m != 1)
+		die_usage("octal games are tabled for one heap, not %d", g.m);
+	out_t *o = out_open(out.path, &out.opts);
+	if (adv) {
+		advise(&g, advise_path, seed, limit, o);
+	} else if (count) {
+		write_count(&g, limit, o);
+	} else if (g.kind == HEAP_OCTAL) {
+		write_octal(&g, o);
+	} else if (p_only && g.kind == HEAP_NIM) {
+		nim_p_only(&g, o);
+	} else if (p_only && g.kind == HEAP_WYTHOFF) {
+		size_t n;
+		uint64_t *v = wythoff_p(&g, &n);
+		header(o, 2, true);
+		for (size_t i = 0; i < n; i++) {
+			out_int(o, (int64_t)(v[i] % ((uint64_t)g.max[0] + 1)));
+			out_int(o, (int64_t)(v[i] / ((uint64_t)g.max[0] + 1)));
+			out_end_row(o);
+		}
+		free(v);
+	} else {
+		write_table(&g, limit, p_only, o);
+	}
+	out_close(o);
+	return 0;
+}
