@@ -441,8 +441,11 @@ int main(int argc, char **argv)
 				util_try_help();
 		}
 	}
+	/* GAME, then (with --advise) FILE: an operand is the game if it names one. */
 	const char *spec = "nim";
-	if (optind < argc && !(adv && optind == argc - 1 && strchr(argv[optind], '/')))
+	heap_game probe = {0};
+	const char *why;
+	if (optind < argc && (!adv || heap_parse_game(argv[optind], &probe, &why) || optind < argc - 1))
 		spec = argv[optind++];
 	const char *advise_path = optind < argc ? argv[optind++] : "-";
 	if (optind < argc)
@@ -450,7 +453,6 @@ int main(int argc, char **argv)
 	if (p_only + count + adv > 1)
 		die_usage("--p-only, --count and --advise exclude each other");
 	g.misere = misere;
-	const char *why;
 	if (!heap_parse_game(spec, &g, &why))
 		die_usage("invalid game '%s': %s", spec, why);
 	if (g.kind == HEAP_OCTAL && misere)

@@ -1,0 +1,207 @@
+#!/usr/bin/env bats
+# nimtable: position tables, closed forms, counts, advice, octal games.
+
+load test_helper/common
+
+@test "normal Nim, 2 heaps up to 2: outcome, Grundy, remoteness, move" {
+	run nimtable --heaps 2 --max 2
+	assert_success
+	assert_output "h1,h2,outcome,grundy,remoteness,move
+0,0,P,0,0,
+1,0,N,1,1,0 0
+2,0,N,2,1,0 0
+0,1,N,1,1,0 0
+1,1,P,0,2,
+2,1,N,3,3,1 1
+0,2,N,2,1,0 0
+1,2,N,3,3,1 1
+2,2,P,0,4,"
+}
+
+@test "the seed's misere table: 3 heaps up to 10 have 91 P positions" {
+	run bash -c "nimtable --misere --p-only | tail -n +2 | wc -l"
+	assert_output "91"
+	run nimtable --misere --p-only
+	assert_line --index 0 "h1,h2,h3"
+	assert_line --index 1 "1,0,0"
+	assert_line --index 3 "2,2,0"
+	assert_line "1,1,1"
+	refute_line "0,0,0"
+	run nimtable --misere --count
+	assert_output "outcome,count
+P,91
+N,1240"
+}
+
+@test "misere: the empty position is won by the player to move; Grundy is empty" {
+	run nimtable --misere --max 1 --heaps 2
+	assert_output "h1,h2,outcome,grundy,remoteness,move
+0,0,N,,0,
+1,0,P,,1,
+0,1,P,,1,
+1,1,N,,2,0 1"
+}
+
+@test "Bouton: P exactly where the nim-sum (the Grundy value) is 0" {
+	nimtable --max 7 > t.csv
+	bad=0
+	while IFS=, read -r a b c outcome grundy rem move; do
+		[ "$((a ^ b ^ c))" = "$grundy" ] || bad=$((bad + 1))
+		[ "$grundy" = 0 ] && [ "$outcome" != P ] && bad=$((bad + 1))
+		[ "$grundy" != 0 ] && [ "$outcome" != N ] && bad=$((bad + 1))
+	done < <(tail -n +2 t.csv)
+	assert_equal "$bad" 0
+	assert_equal "$(wc -l < t.csv)" 513
+}
+
+@test "unequal bounds with --sizes" {
+	run bash -c "nimtable --sizes 10,7,5 | tail -n +2 | wc -l"
+	assert_output "528"
+	run bash -c "nimtable --sizes 10,7,5 | tail -1"
+	assert_output "10,7,5,N,8,15,2 7 5"
+}
+
+@test "Wythoff P positions: the Beatty pairs and their swaps; misere differs at six" {
+	run nimtable wythoff --p-only --max 10
+	assert_output "h1,h2
+0,0
+2,1
+1,2
+5,3
+7,4
+3,5
+10,6
+4,7
+6,10"
+	run nimtable wythoff --misere --p-only --max 5
+	assert_output "h1,h2
+1,0
+0,1
+2,2
+5,3
+3,5"
+	run bash -c "nimtable wythoff --misere --max 40 | awk -F, '\$3 == \"P\"' | cut -d, -f1,2 | sort"
+	expected=$(nimtable wythoff --misere --p-only --max 40 | tail -n +2 | sort)
+	assert_equal "$output" "$expected"
+	# k = 0..3820 have b_k <= 10000 (b_3820 = 10000): 1 + 2 * 3820 positions.
+	run bash -c "nimtable wythoff --p-only --max 10000 | tail -n +2 | wc -l"
+	assert_output "7641"
+}
+
+@test "subtraction game: P exactly at multiples of 4 for {1,2,3}" {
+	run nimtable subtract:1,2,3 --heaps 1 --max 8
+	assert_output "h1,outcome,grundy,remoteness,move
+0,P,0,0,
+1,N,1,1,0
+2,N,2,1,0
+3,N,3,1,0
+4,P,0,2,
+5,N,1,3,4
+6,N,2,3,4
+7,N,3,3,4
+8,P,0,4,"
+}
+
+@test "octal games: Kayles and Dawson's Kayles with their periods" {
+	run --separate-stderr nimtable octal:0.77 --max 200
+	assert_success
+	assert_line --index 1 "0,P,0,,"
+	assert_line --index 4 "3,N,3,,1+1"
+	assert_line --index 71 "70,N,6,,1+68"
+	assert_equal "$stderr" "nimtable: period 12 from heap 71 on (pre-period 71)"
+	run --separate-stderr nimtable octal:0.07 --max 300
+	assert_equal "$stderr" "nimtable: period 34 from heap 53 on (pre-period 53)"
+}
+
+@test "--advise: winning moves from N, small takes from P, tables or lines" {
+	printf '1 2 3\n3 4 5\n1 1 0\n' > pos.txt
+	run nimtable --advise pos.txt
+	assert_success
+	assert_output "h1,h2,h3,outcome,move
+1,2,3,P,1 2 1
+3,4,5,N,1 4 5
+1,1,0,P,0 1 0"
+	printf 'h1,h2,h3\n1,2,3\n2,2,1\n' | nimtable --advise --misere > adv.csv
+	run cat adv.csv
+	assert_line --index 2 "2,2,1,N,2 2 0"
+	run bash -c "printf '2 3\n' | nimtable wythoff --advise"
+	assert_output "h1,h2,outcome,move
+2,3,N,2 1"
+	run bash -c "printf '0 0 0\n' | nimtable --advise"
+	assert_output "h1,h2,h3,outcome,move
+0,0,0,P,"
+}
+
+@test "--advise: the random take follows --seed" {
+	printf '4 4\n' > p.txt
+	a=$(nimtable --advise --seed 1 p.txt)
+	b=$(nimtable --advise --seed 1 p.txt)
+	assert_equal "$a" "$b"
+	for s in 1 2 3 4 5 6 7 8; do nimtable --advise --seed "$s" p.txt | tail -1; done | sort -u > takes.txt
+	run cat takes.txt
+	assert_output --partial "4,4,P,"
+	[ "$(wc -l < takes.txt)" -ge 2 ]
+}
+
+@test "--advise errors name the line" {
+	printf '1 2 3\n1 2\n' > bad.txt
+	run nimtable --advise bad.txt
+	assert_failure 1
+	assert_output "nimtable: bad.txt:2: expected 3 heaps, found 2"
+	printf '1 x 3\n' > bad2.txt
+	run nimtable --advise bad2.txt
+	assert_output "nimtable: bad2.txt:1: 'x' is not a heap size from 0 to 1000000000"
+	printf '1 -2 3\n' > bad3.txt
+	run nimtable --advise bad3.txt
+	assert_output "nimtable: bad3.txt:1: '-2' is not a heap size from 0 to 1000000000"
+	printf '1 2 3\n' > three.txt
+	run nimtable wythoff --advise three.txt
+	assert_output "nimtable: wythoff positions have 2 heaps, not 3"
+}
+
+@test "game and size errors" {
+	run nimtable chess
+	assert_failure 2
+	assert_line --index 0 "nimtable: invalid game 'chess': expected nim, wythoff, subtract:S or octal:CODE"
+	run nimtable subtract:1,,2
+	assert_failure 2
+	assert_line --index 0 "nimtable: invalid game 'subtract:1,,2': expected subtract:K,K,... with positive integers"
+	run nimtable subtract:0
+	assert_line --index 0 "nimtable: invalid game 'subtract:0': expected subtract:K,K,... with integers from 1 to 1000000"
+	run nimtable octal:0.78
+	assert_line --index 0 "nimtable: invalid game 'octal:0.78': expected octal:0.DDD with at most 32 octal digits 0-7"
+	run nimtable octal:0.77 --misere
+	assert_line --index 0 "nimtable: misere octal games are not supported (they need the game on sets of heaps)"
+	run nimtable --heaps 0
+	assert_line --index 0 "nimtable: invalid --heaps '0': expected an integer from 1 to 16"
+	run nimtable --max 99999999999
+	assert_line --index 0 "nimtable: invalid --max '99999999999': expected an integer from 0 to 1000000000"
+	run nimtable wythoff --heaps 3
+	assert_line --index 0 "nimtable: wythoff is played on 2 heaps, not 3"
+	run nimtable --max-memory lots
+	assert_line --index 0 "nimtable: invalid --max-memory 'lots': expected a size such as 512M or 4G"
+	run nimtable --p-only --count
+	assert_failure 2
+}
+
+@test "a table beyond --max-memory is refused before allocating" {
+	run nimtable --max 100000
+	assert_failure 1
+	assert_output "nimtable: the table needs 8382229.1 GiB (more than --max-memory); use --count or --p-only, or smaller heaps"
+	run nimtable --max 300 --max-memory 100M
+	assert_failure 1
+	run nimtable --max 300 --count
+	assert_output "outcome,count
+P,71611
+N,27199290"
+}
+
+@test "--help and --version" {
+	run nimtable --help
+	assert_success
+	for opt in --heaps --max --sizes --misere --p-only --count --advise --seed --max-memory --output --tsv --gzip --bom; do
+		assert_output --partial -- "$opt"
+	done
+	run nimtable --version
+	assert_output "nimtable (yomi) 0.1.0"
+}
