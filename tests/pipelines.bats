@@ -130,3 +130,18 @@ RSCRIPT
 	run bash -c "chain-lookahead -d sas.csv --starts all --vs greedy --both-sides | summarize --sort -g p1 count rate:winner=1"
 	assert_equal "$streamed" "$output"
 }
+
+@test "play-nim.sh: the perfect player wins from a P position and rejects bad moves politely" {
+	run bash -c "printf '1 1\n2 5\n2 1\nx\n9 1\n3 0\n3 1\n3 1\n2 1\n' | '$TOP/pipelines/play-nim.sh' --heaps '1 2 3' --first you --seed 3"
+	assert_success
+	assert_output --partial "Sorry, heap 2 has only 2 stones."
+	assert_output --partial "Sorry, please type two numbers: the heap and how many stones, e.g. 2 3."
+	assert_line "I take 1 from heap 3."
+	assert_line "I win. Thank you for the game."
+	# Misere: the computer leaves one stone, which the human must take.
+	run bash -c "printf '3 1\n' | '$TOP/pipelines/play-nim.sh' --heaps '0 0 2' --first me --misere"
+	assert_line "I take 1 from heap 3."
+	assert_line "I win. Thank you for the game."
+	run bash -c "printf '1 1\n' | '$TOP/pipelines/play-nim.sh' --heaps '1' --first you"
+	assert_line "You win. Well played!"
+}
