@@ -23,7 +23,8 @@ static const char usage_text[] =
 	"  subtract:S            take k from one heap, k in the set S (1,2,3)\n"
 	"  octal:CODE            take-and-break game on one heap, e.g. 0.77\n"
 	"                        (Kayles), 0.07 (Dawson's Kayles): Grundy values\n"
-	"                        of heaps 0..--max and the period\n"
+	"                        of heaps 0..--max, their period, and outcome,\n"
+	"                        remoteness and move from the game on sets of heaps\n"
 	"\n"
 	"Positions:\n"
 	"  -m, --heaps M         number of heaps (default 3; wythoff 2, octal 1)\n"
@@ -260,41 +261,71 @@ static void write_count(const heap_game *g, uint64_t limit, out_t *o)
 	out_end_row(o);
 }
 
-/* Octal games: Grundy values of one heap, each heap's winning move as the
- * heaps it leaves ("0" for none, "a+b" for a split). */
+/* Octal games, one heap of each size: Grundy values (normal play), and
+ * outcome, remoteness and a fastest winning move from the game on sets of
+ * heaps, which a heap breaks into. That search is refused past a bound on
+ * the sets it visits: in normal play the Grundy values still decide the
+ * outcome and a winning move, in misere play nothing does. */
+#define OCTAL_SETS 3000000
+#define OCTAL_SETS_HEAP 48 /* about 0.3 s for Kayles; the sets grow like partitions */
+
 static void write_octal(const heap_game *g, out_t *o)
 {
 	uint32_t n = g->max[0];
-	uint32_t *v = heap_octal_grundy(g, n);
+	uint32_t *v = g->misere ? NULL : heap_octal_grundy(g, n);
+	uint8_t *outcome = xmalloc((size_t)n + 1);
+	uint32_t *rem = xmalloc(((size_t)n + 1) * sizeof *rem);
+	char(*mv)[16] = xmalloc(((size_t)n + 1) * sizeof *mv);
+	bool sets = n <= OCTAL_SETS_HEAP && heap_octal_sets(g, n, OCTAL_SETS, outcome, rem, mv);
+	if (!sets && g->misere)
+		die("misere play needs the game on sets of heaps, tabled up to heap %d; use a smaller --max",
+		    OCTAL_SETS_HEAP);
 	static const char *const hdr[] = {"h1", "outcome", "grundy", "remoteness", "move"};
 	out_row(o, hdr, 5);
 	for (uint32_t h = 0; h <= n; h++) {
 		out_int(o, h);
-		out_field(o, v[h] ? "N" : "P");
-		out_int(o, v[h]);
-		out_na(o); /* remoteness needs the game on sets of heaps */
-		char mv[32] = "";
-		for (int k = 1; k <= g->ndigits && (uint32_t)k <= h && v[h] && !*mv; k++) {
-			uint8_t d = g->digit[k];
-			uint32_t rest = h - (uint32_t)k;
-			if ((d & 1) && rest == 0)
-				strcpy(mv, "0");
-			else if ((d & 2) && rest > 0 && v[rest] == 0)
-				snprintf(mv, sizeof mv, "%u", rest);
-			else if (d & 4)
-				for (uint32_t a = 1; 2 * a <= rest && !*mv; a++)
-					if ((v[a] ^ v[rest - a]) == 0)
-						snprintf(mv, sizeof mv, "%u+%u", a, rest - a);
+		if (sets) {
+			out_field(o, outcome[h] ? "N" : "P");
+		} else {
+			out_field(o, v[h] ? "N" : "P");
+			/* A Grundy-0 option: remove a whole heap, leave one, or split. */
+			mv[h][0] = '\0';
+			for (int k = 1; k <= g->ndigits && (uint32_t)k <= h && v[h] && !mv[h][0]; k++) {
+				uint8_t d = g->digit[k];
+				uint32_t rest = h - (uint32_t)k;
+				if ((d & 1) && rest == 0)
+					strcpy(mv[h], "0");
+				else if ((d & 2) && rest > 0 && v[rest] == 0)
+					snprintf(mv[h], sizeof mv[h], "%u", rest);
+				else if (d & 4)
+					for (uint32_t a = 1; 2 * a <= rest && !mv[h][0]; a++)
+						if ((v[a] ^ v[rest - a]) == 0)
+							snprintf(mv[h], sizeof mv[h], "%u+%u", a, rest - a);
+			}
 		}
-		out_field(o, mv);
+		if (v)
+			out_int(o, v[h]);
+		else
+			out_na(o);
+		if (sets)
+			out_int(o, rem[h]);
+		else
+			out_na(o);
+		out_field(o, mv[h]);
 		out_end_row(o);
 	}
+	if (!sets)
+		warn("remoteness left empty: it needs the game on sets of heaps, tabled up to heap %d",
+		     OCTAL_SETS_HEAP);
 	uint32_t per, pre;
-	if (heap_octal_period(g, v, n, &per, &pre))
+	if (v && heap_octal_period(g, v, n, &per, &pre))
 		warn("period %u from heap %u on (pre-period %u)", per, pre, pre);
-	else
+	else if (v)
 		warn("no period found up to heap %u", n);
 	free(v);
+	free(outcome);
+	free(rem);
+	free(mv);
 }
 
 /* Reads positions for --advise: a header line naming h1..hM, or lines of
@@ -455,8 +486,6 @@ int main(int argc, char **argv)
 	g.misere = misere;
 	if (!heap_parse_game(spec, &g, &why))
 		die_usage("invalid game '%s': %s", spec, why);
-	if (g.kind == HEAP_OCTAL && misere)
-		die_usage("misere octal games are not supported (they need the game on sets of heaps)");
 	if (sizes) {
 		if (heaps >= 0)
 			die_usage("--sizes and --heaps exclude each other");

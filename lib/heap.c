@@ -1,8 +1,10 @@
 #include "heap.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "strmap.h"
 #include "util.h"
 
 bool heap_parse_game(const char *spec, heap_game *g, const char **why)
@@ -508,4 +510,163 @@ bool heap_octal_period(const heap_game *g, const uint32_t *v, uint32_t n, uint32
 		}
 	}
 	return false;
+}
+
+/* ---- octal games on sets of heaps ---- */
+
+typedef struct {
+	const heap_game *g;
+	strmap_t *memo; /* sorted heap sizes (bytes, largest first) -> state */
+	uint8_t *outcome;
+	uint32_t *rem;
+	size_t cap;
+	uint64_t max_states;
+	bool overflow;
+} octset_t;
+
+/* Inserts V into the descending array H[0..n) (room for one more). */
+static int insert_desc(uint8_t *h, int n, uint8_t v)
+{
+	int i = n;
+	while (i > 0 && h[i - 1] < v) {
+		h[i] = h[i - 1];
+		i--;
+	}
+	h[i] = v;
+	return n + 1;
+}
+
+static uint32_t octset_solve(octset_t *s, const uint8_t *h, int n);
+
+/* The state after replacing heap I of H[0..n) by the heaps P and Q (0: none). */
+static uint32_t octset_child(octset_t *s, const uint8_t *h, int n, int i, uint32_t p, uint32_t q)
+{
+	uint8_t c[256];
+	int m = 0;
+	for (int j = 0; j < n; j++)
+		if (j != i)
+			c[m++] = h[j];
+	if (p)
+		m = insert_desc(c, m, (uint8_t)p);
+	if (q)
+		m = insert_desc(c, m, (uint8_t)q);
+	return octset_solve(s, c, m);
+}
+
+typedef struct {
+	bool any, anyp;
+	uint32_t minp, max;
+} octagg_t;
+
+static void octagg_add(octset_t *s, octagg_t *a, uint32_t child)
+{
+	uint32_t r = s->rem[child];
+	a->any = true;
+	if (r > a->max)
+		a->max = r;
+	if (s->outcome[child] == 0) {
+		a->anyp = true;
+		if (r < a->minp)
+			a->minp = r;
+	}
+}
+
+/* Calls octset_child for every move from H (each distinct heap once). */
+static void octset_moves(octset_t *s, const uint8_t *h, int n, octagg_t *a)
+{
+	const heap_game *g = s->g;
+	for (int i = 0; i < n && !s->overflow; i++) {
+		if (i > 0 && h[i] == h[i - 1])
+			continue; /* the same heap size gives the same children */
+		uint32_t size = h[i];
+		for (int k = 1; k <= g->ndigits && (uint32_t)k <= size; k++) {
+			uint8_t d = g->digit[k];
+			uint32_t rest = size - (uint32_t)k;
+			if ((d & 1) && rest == 0)
+				octagg_add(s, a, octset_child(s, h, n, i, 0, 0));
+			if ((d & 2) && rest > 0)
+				octagg_add(s, a, octset_child(s, h, n, i, rest, 0));
+			if (d & 4)
+				for (uint32_t x = 1; 2 * x <= rest; x++)
+					octagg_add(s, a, octset_child(s, h, n, i, rest - x, x));
+		}
+	}
+}
+
+static uint32_t octset_solve(octset_t *s, const uint8_t *h, int n)
+{
+	int64_t id = strmap_find(s->memo, (const char *)h, (size_t)n);
+	if (id >= 0)
+		return (uint32_t)id;
+	octagg_t a = {.minp = UINT32_MAX};
+	octset_moves(s, h, n, &a);
+	if (s->overflow)
+		return 0;
+	uint32_t nid = strmap_intern(s->memo, (const char *)h, (size_t)n, NULL);
+	if (nid >= s->max_states) {
+		s->overflow = true;
+		return 0;
+	}
+	if (nid >= s->cap) {
+		size_t old = s->cap;
+		util_grow((void **)&s->rem, &s->cap, (size_t)nid + 1, sizeof *s->rem);
+		s->outcome = xrealloc(s->outcome, s->cap);
+		(void)old;
+	}
+	/* As for the table solver: no move is P in normal play, N in misere. */
+	if (!a.any) {
+		s->outcome[nid] = s->g->misere ? 1 : 0;
+		s->rem[nid] = 0;
+	} else if (a.anyp) {
+		s->outcome[nid] = 1;
+		s->rem[nid] = a.minp + 1;
+	} else {
+		s->outcome[nid] = 0;
+		s->rem[nid] = a.max + 1;
+	}
+	return nid;
+}
+
+bool heap_octal_sets(const heap_game *g, uint32_t n, uint64_t max_states, uint8_t *outcome,
+		     uint32_t *rem, char (*move)[16])
+{
+	if (n > 255)
+		return false;
+	octset_t s = {.g = g, .memo = strmap_new(), .max_states = max_states};
+	bool ok = true;
+	for (uint32_t size = 0; size <= n && ok; size++) {
+		uint8_t h[1] = {(uint8_t)size};
+		uint32_t id = octset_solve(&s, h, size ? 1 : 0);
+		if (s.overflow) {
+			ok = false;
+			break;
+		}
+		outcome[size] = s.outcome[id];
+		rem[size] = s.rem[id];
+		move[size][0] = '\0';
+		if (s.outcome[id] == 0)
+			continue;
+		/* The first child, in move order, that wins fastest. */
+		uint32_t want = s.rem[id] - 1;
+		for (int k = 1; k <= g->ndigits && (uint32_t)k <= size && !move[size][0]; k++) {
+			uint8_t d = g->digit[k];
+			uint32_t rest = size - (uint32_t)k;
+			uint32_t c;
+			if ((d & 1) && rest == 0 && (c = octset_child(&s, h, 1, 0, 0, 0), s.outcome[c] == 0) &&
+			    s.rem[c] == want)
+				snprintf(move[size], 16, "0");
+			else if ((d & 2) && rest > 0 &&
+				 (c = octset_child(&s, h, 1, 0, rest, 0), s.outcome[c] == 0) && s.rem[c] == want)
+				snprintf(move[size], 16, "%u", rest);
+			else if (d & 4)
+				for (uint32_t x = 1; 2 * x <= rest && !move[size][0]; x++)
+					if ((c = octset_child(&s, h, 1, 0, rest - x, x), s.outcome[c] == 0) &&
+					    s.rem[c] == want)
+						snprintf(move[size], 16, "%u+%u", x, rest - x);
+		}
+	}
+	strmap_free(s.memo);
+	free(s.outcome);
+	free(s.rem);
+	return ok;
 }

@@ -76,6 +76,15 @@ uint32_t *heap_octal_grundy(const heap_game *g, uint32_t n);
 bool heap_octal_period(const heap_game *g, const uint32_t *v, uint32_t n, uint32_t *period,
 		       uint32_t *preperiod);
 
+/* Octal games on sets of heaps: outcome (0 = P) and remoteness of a
+ * single heap of each size 0..n, in normal or misere play, by a memoized
+ * search over sorted multisets of heaps; for a winning heap, the heaps a
+ * fastest win leaves ("0" for none, "a+b" for two) in move[h] (16 bytes).
+ * Returns false, with nothing filled in, if more than MAX_STATES sets of
+ * heaps would be needed. */
+bool heap_octal_sets(const heap_game *g, uint32_t n, uint64_t max_states, uint8_t *outcome,
+		     uint32_t *rem, char (*move)[16]);
+
 /* Debug builds (YOMI_DEBUG): dies if IDX does not decode to heaps within
  * the bounds and encode back to IDX. */
 void heap_check(const heap_game *g, uint64_t idx);

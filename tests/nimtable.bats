@@ -108,9 +108,39 @@ N,1240"
 	assert_line --index 1 "0,P,0,,"
 	assert_line --index 4 "3,N,3,,1+1"
 	assert_line --index 71 "70,N,6,,1+68"
-	assert_equal "$stderr" "nimtable: period 12 from heap 71 on (pre-period 71)"
+	assert_equal "$stderr" "nimtable: remoteness left empty: it needs the game on sets of heaps, tabled up to heap 48
+nimtable: period 12 from heap 71 on (pre-period 71)"
 	run --separate-stderr nimtable octal:0.07 --max 300
-	assert_equal "$stderr" "nimtable: period 34 from heap 53 on (pre-period 53)"
+	assert_line --index 1 "0,P,0,,"
+	assert_equal "$(tail -1 <<<"$stderr")" "nimtable: period 34 from heap 53 on (pre-period 53)"
+}
+
+@test "octal games on sets of heaps: remoteness, and misere play" {
+	run --separate-stderr nimtable octal:0.77 --max 12
+	assert_line --index 4 "3,N,3,3,1+1"
+	assert_line --index 13 "12,N,4,11,5+5"
+	run nimtable octal:0.77 --max 12 --misere
+	assert_output "h1,outcome,grundy,remoteness,move
+0,N,,0,
+1,P,,1,
+2,N,,2,1
+3,N,,2,1
+4,P,,3,
+5,N,,4,4
+6,N,,4,4
+7,N,,6,1+5
+8,N,,6,1+5
+9,P,,7,
+10,N,,8,9
+11,N,,8,9
+12,P,,9,"
+	# Misere Nim written as an octal game (take 1..10 leaving 0 or 1 heaps):
+	# Bouton's misere rule puts the only P heap at 1.
+	run bash -c "nimtable octal:0.3333333333 --misere --max 10 | awk -F, '\$2 == \"P\" { print \$1 }'"
+	assert_output "1"
+	run nimtable octal:0.77 --max 60 --misere
+	assert_failure 1
+	assert_output "nimtable: misere play needs the game on sets of heaps, tabled up to heap 48; use a smaller --max"
 }
 
 @test "--advise: winning moves from N, small takes from P, tables or lines" {
@@ -170,8 +200,6 @@ N,1240"
 	assert_line --index 0 "nimtable: invalid game 'subtract:0': expected subtract:K,K,... with integers from 1 to 1000000"
 	run nimtable octal:0.78
 	assert_line --index 0 "nimtable: invalid game 'octal:0.78': expected octal:0.DDD with at most 32 octal digits 0-7"
-	run nimtable octal:0.77 --misere
-	assert_line --index 0 "nimtable: misere octal games are not supported (they need the game on sets of heaps)"
 	run nimtable --heaps 0
 	assert_line --index 0 "nimtable: invalid --heaps '0': expected an integer from 1 to 16"
 	run nimtable --max 99999999999

@@ -185,5 +185,21 @@ int main(void)
 	CHECK(heap_octal_period(&g, v, 600, &per, &pre) && per == 34 && pre == 53,
 	      "Dawson's Kayles: period 34 from heap 53 (got %u from %u)", per, pre);
 	free(v);
+	/* The search over sets of heaps agrees with the Grundy values in
+	 * normal play (P exactly where G = 0), for Kayles and Dawson's Kayles. */
+	const char *octs[] = {"octal:0.77", "octal:0.07", "octal:0.137"};
+	for (int k = 0; k < 3; k++) {
+		g = game(octs[k], 1, 0, false);
+		v = heap_octal_grundy(&g, 40);
+		uint8_t out[41];
+		uint32_t rem[41];
+		char mv[41][16];
+		bool ok = heap_octal_sets(&g, 40, 5000000, out, rem, mv);
+		bad = 0;
+		for (int i = 0; i <= 40; i++)
+			bad += ok ? (out[i] == 0) != (v[i] == 0) : 1;
+		CHECK(ok && bad == 0, "%s: outcomes on sets of heaps match the Grundy values to heap 40", octs[k]);
+		free(v);
+	}
 	return unit_done();
 }
