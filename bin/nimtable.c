@@ -328,6 +328,101 @@ static void write_octal(const heap_game *g, out_t *o)
 	free(mv);
 }
 
+/* One option of heap size H in an octal game, as the one or two heaps it
+ * leaves (0 for none) with their Grundy value, the J-th in a fixed order;
+ * false when there are no more. */
+static bool octal_option(const heap_game *g, const uint32_t *v, uint32_t h, int j, uint32_t *a,
+			 uint32_t *b, uint32_t *grundy)
+{
+	for (int k = 1; k <= g->ndigits && (uint32_t)k <= h; k++) {
+		uint8_t d = g->digit[k];
+		uint32_t rest = h - (uint32_t)k;
+		if ((d & 1) && rest == 0 && j-- == 0)
+			return *a = 0, *b = 0, *grundy = 0, true;
+		if ((d & 2) && rest > 0 && j-- == 0)
+			return *a = rest, *b = 0, *grundy = v[rest], true;
+		if (d & 4)
+			for (uint32_t x = 1; 2 * x <= rest; x++)
+				if (j-- == 0)
+					return *a = x, *b = rest - x, *grundy = v[x] ^ v[rest - x], true;
+	}
+	return false;
+}
+
+/* --advise for octal games in normal play: the Grundy value of the
+ * position is the nim-sum of its heaps'; a move on one heap that makes it
+ * 0 wins. The move is written with the changed heap in place ("a+b" when
+ * it splits). */
+static void octal_advise(const heap_game *g, uint32_t (*pos)[HEAP_MAX_HEAPS], size_t n, int m,
+			 uint64_t seed, out_t *o)
+{
+	if (g->misere)
+		die_usage("--advise plays octal games in normal play only");
+	uint32_t top = 0;
+	for (size_t r = 0; r < n; r++)
+		for (int i = 0; i < m; i++)
+			if (pos[r][i] > top)
+				top = pos[r][i];
+	if (top > 100000)
+		die("octal heaps up to 100000 only, not %u", top);
+	uint32_t *v = heap_octal_grundy(g, top);
+	char name[16];
+	for (int i = 0; i < m; i++) {
+		snprintf(name, sizeof name, "h%d", i + 1);
+		out_field(o, name);
+	}
+	out_field(o, "outcome");
+	out_field(o, "move");
+	out_end_row(o);
+	for (size_t r = 0; r < n; r++) {
+		uint32_t *h = pos[r], x = 0, a = 0, b = 0, gv;
+		for (int i = 0; i < m; i++)
+			x ^= v[h[i]];
+		int at = -1;
+		for (int i = 0; i < m && at < 0 && x; i++)
+			for (int j = 0; octal_option(g, v, h[i], j, &a, &b, &gv); j++)
+				if (gv == (v[h[i]] ^ x)) {
+					at = i;
+					break;
+				}
+		if (at < 0) { /* P: some legal move at random */
+			rng_t rng;
+			rng_stream(&rng, seed, r);
+			int movable = 0;
+			for (int i = 0; i < m; i++)
+				movable += octal_option(g, v, h[i], 0, &a, &b, &gv);
+			if (movable) {
+				int pick = (int)rng_below(&rng, (uint64_t)movable);
+				for (int i = 0; i < m; i++)
+					if (octal_option(g, v, h[i], 0, &a, &b, &gv) && pick-- == 0) {
+						at = i;
+						break;
+					}
+			}
+		}
+		put_position(o, h, m);
+		out_field(o, x ? "N" : "P");
+		if (at < 0) {
+			out_na(o);
+		} else {
+			char buf[HEAP_MAX_HEAPS * 24], *p = buf;
+			for (int i = 0; i < m; i++) {
+				if (i)
+					*p++ = ' ';
+				if (i != at)
+					p += sprintf(p, "%u", h[i]);
+				else if (b)
+					p += sprintf(p, "%u+%u", a, b);
+				else
+					p += sprintf(p, "%u", a);
+			}
+			out_field(o, buf);
+		}
+		out_end_row(o);
+	}
+	free(v);
+}
+
 /* Reads positions for --advise: a header line naming h1..hM, or lines of
  * numbers separated by blanks, commas or tabs. */
 static void advise(heap_game *g, const char *path, uint64_t seed, uint64_t limit, out_t *o)
@@ -374,8 +469,12 @@ static void advise(heap_game *g, const char *path, uint64_t seed, uint64_t limit
 		die("%s: no positions to advise on", path);
 	if (g->kind == HEAP_WYTHOFF && m != 2)
 		die("wythoff positions have 2 heaps, not %d", m);
-	if (g->kind == HEAP_OCTAL)
-		die_usage("--advise plays nim, wythoff and subtract games");
+	if (g->kind == HEAP_OCTAL) {
+		octal_advise(g, pos, n, m, seed, o);
+		free(lines);
+		free(pos);
+		return;
+	}
 	g->m = m;
 	heap_table *t = NULL;
 	if (g->kind != HEAP_NIM) { /* a table just large enough for the input */

@@ -162,6 +162,23 @@ nimtable: period 12 from heap 71 on (pre-period 71)"
 0,0,0,P,"
 }
 
+@test "--advise for octal games: the nim-sum of the heaps' Grundy values" {
+	run bash -c "printf '3 4\n1 1\n7\n' | nimtable octal:0.77 --advise"
+	assert_failure 1
+	run bash -c "printf '3 4\n1 1\n' | nimtable octal:0.77 --advise"
+	assert_success
+	# Kayles: G(3) ^ G(4) = 3 ^ 1 = 2, so a move must leave a position of
+	# nim-sum 0; advising on the result must find a P position.
+	assert_line --index 0 "h1,h2,outcome,move"
+	assert_line --index 2 "1,1,P,0 1"
+	run bash -c "printf '3 4\n' | nimtable octal:0.77 --advise | tail -1 | cut -d, -f4"
+	move=$output
+	run bash -c "printf '%s\n' '$move' | tr '+' ' ' | nimtable octal:0.77 --advise | tail -1 | cut -d, -f$(( $(wc -w <<<"$move") + 1 ))"
+	assert_output "P"
+	run bash -c "printf '3\n' | nimtable octal:0.77 --advise --misere"
+	assert_failure 2
+}
+
 @test "--advise: the random take follows --seed" {
 	printf '4 4\n' > p.txt
 	a=$(nimtable --advise --seed 1 p.txt)
