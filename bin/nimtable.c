@@ -102,13 +102,27 @@ static void put_move(out_t *o, const uint32_t *h, int m)
 	out_field_n(o, b, (size_t)(p - b));
 }
 
-static void header(out_t *o, int m, bool p_only)
+static void heap_columns(out_t *o, int m)
 {
 	char name[16];
 	for (int i = 0; i < m; i++) {
 		snprintf(name, sizeof name, "h%d", i + 1);
 		out_field(o, name);
 	}
+}
+
+/* The header of --advise output. */
+static void advise_header(out_t *o, int m)
+{
+	heap_columns(o, m);
+	out_field(o, "outcome");
+	out_field(o, "move");
+	out_end_row(o);
+}
+
+static void header(out_t *o, int m, bool p_only)
+{
+	heap_columns(o, m);
 	if (!p_only) {
 		out_field(o, "outcome");
 		out_field(o, "grundy");
@@ -366,14 +380,7 @@ static void octal_advise(const heap_game *g, uint32_t (*pos)[HEAP_MAX_HEAPS], si
 	if (top > 100000)
 		die("octal heaps up to 100000 only, not %u", top);
 	uint32_t *v = heap_octal_grundy(g, top);
-	char name[16];
-	for (int i = 0; i < m; i++) {
-		snprintf(name, sizeof name, "h%d", i + 1);
-		out_field(o, name);
-	}
-	out_field(o, "outcome");
-	out_field(o, "move");
-	out_end_row(o);
+	advise_header(o, m);
 	for (size_t r = 0; r < n; r++) {
 		uint32_t *h = pos[r], x = 0, a = 0, b = 0, gv;
 		for (int i = 0; i < m; i++)
@@ -487,14 +494,7 @@ static void advise(heap_game *g, const char *path, uint64_t seed, uint64_t limit
 		need_memory(g, false, limit);
 		t = heap_solve(g, false);
 	}
-	char name[16];
-	for (int i = 0; i < m; i++) {
-		snprintf(name, sizeof name, "h%d", i + 1);
-		out_field(o, name);
-	}
-	out_field(o, "outcome");
-	out_field(o, "move");
-	out_end_row(o);
+	advise_header(o, m);
 	for (size_t r = 0; r < n; r++) {
 		uint32_t *h = pos[r], mv[HEAP_MAX_HEAPS];
 		memcpy(mv, h, sizeof mv);
