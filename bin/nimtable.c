@@ -275,6 +275,22 @@ static void write_count(const heap_game *g, uint64_t limit, out_t *o)
 	out_end_row(o);
 }
 
+/* The first option of a heap whose Grundy value is TARGET (any option when
+ * V is NULL), with the heaps it leaves. */
+typedef struct {
+	const uint32_t *v;
+	uint32_t target, a, b;
+} option_t;
+
+static bool option_with_value(uint32_t a, uint32_t b, void *arg)
+{
+	option_t *o = arg;
+	if (o->v && (o->v[a] ^ o->v[b]) != o->target)
+		return false;
+	o->a = a, o->b = b;
+	return true;
+}
+
 /* Octal games, one heap of each size: Grundy values (normal play), and
  * outcome, remoteness and a fastest winning move from the game on sets of
  * heaps, which a heap breaks into. That search is refused past a bound on
@@ -302,20 +318,10 @@ static void write_octal(const heap_game *g, out_t *o)
 			out_field(o, outcome[h] ? "N" : "P");
 		} else {
 			out_field(o, v[h] ? "N" : "P");
-			/* A Grundy-0 option: remove a whole heap, leave one, or split. */
+			option_t want = {.v = v, .target = 0};
 			mv[h][0] = '\0';
-			for (int k = 1; k <= g->ndigits && (uint32_t)k <= h && v[h] && !mv[h][0]; k++) {
-				uint8_t d = g->digit[k];
-				uint32_t rest = h - (uint32_t)k;
-				if ((d & 1) && rest == 0)
-					strcpy(mv[h], "0");
-				else if ((d & 2) && rest > 0 && v[rest] == 0)
-					snprintf(mv[h], sizeof mv[h], "%u", rest);
-				else if (d & 4)
-					for (uint32_t a = 1; 2 * a <= rest && !mv[h][0]; a++)
-						if ((v[a] ^ v[rest - a]) == 0)
-							snprintf(mv[h], sizeof mv[h], "%u+%u", a, rest - a);
-			}
+			if (v[h] && heap_octal_options(g, h, option_with_value, &want))
+				heap_octal_move_text(want.a, want.b, mv[h], sizeof mv[h]);
 		}
 		if (v)
 			out_int(o, v[h]);
@@ -342,27 +348,6 @@ static void write_octal(const heap_game *g, out_t *o)
 	free(mv);
 }
 
-/* One option of heap size H in an octal game, as the one or two heaps it
- * leaves (0 for none) with their Grundy value, the J-th in a fixed order;
- * false when there are no more. */
-static bool octal_option(const heap_game *g, const uint32_t *v, uint32_t h, int j, uint32_t *a,
-			 uint32_t *b, uint32_t *grundy)
-{
-	for (int k = 1; k <= g->ndigits && (uint32_t)k <= h; k++) {
-		uint8_t d = g->digit[k];
-		uint32_t rest = h - (uint32_t)k;
-		if ((d & 1) && rest == 0 && j-- == 0)
-			return *a = 0, *b = 0, *grundy = 0, true;
-		if ((d & 2) && rest > 0 && j-- == 0)
-			return *a = rest, *b = 0, *grundy = v[rest], true;
-		if (d & 4)
-			for (uint32_t x = 1; 2 * x <= rest; x++)
-				if (j-- == 0)
-					return *a = x, *b = rest - x, *grundy = v[x] ^ v[rest - x], true;
-	}
-	return false;
-}
-
 /* --advise for octal games in normal play: the Grundy value of the
  * position is the nim-sum of its heaps'; a move on one heap that makes it
  * 0 wins. The move is written with the changed heap in place ("a+b" when
@@ -382,29 +367,28 @@ static void octal_advise(const heap_game *g, uint32_t (*pos)[HEAP_MAX_HEAPS], si
 	uint32_t *v = heap_octal_grundy(g, top);
 	advise_header(o, m);
 	for (size_t r = 0; r < n; r++) {
-		uint32_t *h = pos[r], x = 0, a = 0, b = 0, gv;
+		uint32_t *h = pos[r], x = 0;
 		for (int i = 0; i < m; i++)
 			x ^= v[h[i]];
 		int at = -1;
-		for (int i = 0; i < m && at < 0 && x; i++)
-			for (int j = 0; octal_option(g, v, h[i], j, &a, &b, &gv); j++)
-				if (gv == (v[h[i]] ^ x)) {
-					at = i;
-					break;
-				}
-		if (at < 0) { /* P: some legal move at random */
+		option_t opt = {.v = v};
+		for (int i = 0; i < m && at < 0 && x; i++) {
+			opt.target = v[h[i]] ^ x;
+			if (heap_octal_options(g, h[i], option_with_value, &opt))
+				at = i;
+		}
+		if (at < 0) { /* P: a legal move on a random heap that has one */
 			rng_t rng;
 			rng_stream(&rng, seed, r);
+			option_t any = {0};
 			int movable = 0;
 			for (int i = 0; i < m; i++)
-				movable += octal_option(g, v, h[i], 0, &a, &b, &gv);
+				movable += heap_octal_options(g, h[i], option_with_value, &any);
 			if (movable) {
 				int pick = (int)rng_below(&rng, (uint64_t)movable);
-				for (int i = 0; i < m; i++)
-					if (octal_option(g, v, h[i], 0, &a, &b, &gv) && pick-- == 0) {
-						at = i;
-						break;
-					}
+				for (int i = 0; i < m && at < 0; i++)
+					if (heap_octal_options(g, h[i], option_with_value, &any) && pick-- == 0)
+						at = i, opt = any;
 			}
 		}
 		put_position(o, h, m);
@@ -418,10 +402,8 @@ static void octal_advise(const heap_game *g, uint32_t (*pos)[HEAP_MAX_HEAPS], si
 					*p++ = ' ';
 				if (i != at)
 					p += sprintf(p, "%u", h[i]);
-				else if (b)
-					p += sprintf(p, "%u+%u", a, b);
 				else
-					p += sprintf(p, "%u", a);
+					heap_octal_move_text(opt.a, opt.b, p, 24), p += strlen(p);
 			}
 			out_field(o, buf);
 		}

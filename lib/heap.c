@@ -461,32 +461,59 @@ void heap_wythoff_pair(uint64_t k, uint64_t *a, uint64_t *b)
 
 /* ---- octal games ---- */
 
+bool heap_octal_options(const heap_game *g, uint32_t h, heap_option_fn f, void *arg)
+{
+	for (int k = 1; k <= g->ndigits && (uint32_t)k <= h; k++) {
+		uint8_t d = g->digit[k];
+		uint32_t rest = h - (uint32_t)k;
+		if ((d & 1) && rest == 0 && f(0, 0, arg))
+			return true;
+		if ((d & 2) && rest > 0 && f(rest, 0, arg))
+			return true;
+		if (d & 4)
+			for (uint32_t x = 1; 2 * x <= rest; x++)
+				if (f(x, rest - x, arg))
+					return true;
+	}
+	return false;
+}
+
+void heap_octal_move_text(uint32_t a, uint32_t b, char *buf, size_t n)
+{
+	if (b)
+		snprintf(buf, n, "%u+%u", a, b);
+	else
+		snprintf(buf, n, "%u", a);
+}
+
+typedef struct {
+	const uint32_t *v;
+	uint32_t *seen, cap, stamp;
+} octmex_t;
+
+static bool mark_option(uint32_t a, uint32_t b, void *arg)
+{
+	octmex_t *m = arg;
+	uint32_t x = m->v[a] ^ m->v[b]; /* v[0] = 0: a missing heap adds nothing */
+	if (x < m->cap)
+		m->seen[x] = m->stamp;
+	return false;
+}
+
 uint32_t *heap_octal_grundy(const heap_game *g, uint32_t n)
 {
 	uint32_t *v = xcalloc((size_t)n + 1, sizeof *v);
-	uint32_t cap = 2 * n + 64;
-	uint32_t *seen = xcalloc(cap, sizeof *seen);
+	octmex_t m = {.v = v, .cap = 2 * n + 64};
+	m.seen = xcalloc(m.cap, sizeof *m.seen);
 	for (uint32_t h = 1; h <= n; h++) {
-		for (int k = 1; k <= g->ndigits && (uint32_t)k <= h; k++) {
-			uint8_t d = g->digit[k];
-			uint32_t rest = h - (uint32_t)k;
-			if ((d & 1) && rest == 0)
-				seen[0] = h;
-			if ((d & 2) && rest > 0 && v[rest] < cap)
-				seen[v[rest]] = h;
-			if (d & 4)
-				for (uint32_t a = 1; 2 * a <= rest; a++) {
-					uint32_t x = v[a] ^ v[rest - a];
-					if (x < cap)
-						seen[x] = h;
-				}
-		}
-		uint32_t m = 0;
-		while (m < cap && seen[m] == h)
-			m++;
-		v[h] = m;
+		m.stamp = h;
+		heap_octal_options(g, h, mark_option, &m);
+		uint32_t x = 0;
+		while (x < m.cap && m.seen[x] == h)
+			x++;
+		v[h] = x;
 	}
-	free(seen);
+	free(m.seen);
 	return v;
 }
 
@@ -571,25 +598,30 @@ static void octagg_add(octset_t *s, octagg_t *a, uint32_t child)
 	}
 }
 
-/* Calls octset_child for every move from H (each distinct heap once). */
+typedef struct {
+	octset_t *s;
+	const uint8_t *h;
+	int n, i;
+	octagg_t *agg;
+	uint32_t want; /* winning move search: the remoteness wanted */
+	char *move;
+} octmove_t;
+
+static bool add_option(uint32_t a, uint32_t b, void *arg)
+{
+	octmove_t *m = arg;
+	octagg_add(m->s, m->agg, octset_child(m->s, m->h, m->n, m->i, a, b));
+	return m->s->overflow;
+}
+
+/* Every move from H (each distinct heap size once). */
 static void octset_moves(octset_t *s, const uint8_t *h, int n, octagg_t *a)
 {
-	const heap_game *g = s->g;
-	for (int i = 0; i < n && !s->overflow; i++) {
-		if (i > 0 && h[i] == h[i - 1])
+	octmove_t m = {.s = s, .h = h, .n = n, .agg = a};
+	for (m.i = 0; m.i < n && !s->overflow; m.i++) {
+		if (m.i > 0 && h[m.i] == h[m.i - 1])
 			continue; /* the same heap size gives the same children */
-		uint32_t size = h[i];
-		for (int k = 1; k <= g->ndigits && (uint32_t)k <= size; k++) {
-			uint8_t d = g->digit[k];
-			uint32_t rest = size - (uint32_t)k;
-			if ((d & 1) && rest == 0)
-				octagg_add(s, a, octset_child(s, h, n, i, 0, 0));
-			if ((d & 2) && rest > 0)
-				octagg_add(s, a, octset_child(s, h, n, i, rest, 0));
-			if (d & 4)
-				for (uint32_t x = 1; 2 * x <= rest; x++)
-					octagg_add(s, a, octset_child(s, h, n, i, rest - x, x));
-		}
+		heap_octal_options(s->g, h[m.i], add_option, &m);
 	}
 }
 
@@ -627,6 +659,16 @@ static uint32_t octset_solve(octset_t *s, const uint8_t *h, int n)
 	return nid;
 }
 
+static bool fastest_win(uint32_t a, uint32_t b, void *arg)
+{
+	octmove_t *m = arg;
+	uint32_t c = octset_child(m->s, m->h, m->n, 0, a, b);
+	if (m->s->outcome[c] != 0 || m->s->rem[c] != m->want)
+		return false;
+	heap_octal_move_text(a, b, m->move, 16);
+	return true;
+}
+
 bool heap_octal_sets(const heap_game *g, uint32_t n, uint64_t max_states, uint8_t *outcome,
 		     uint32_t *rem, char (*move)[16])
 {
@@ -647,23 +689,8 @@ bool heap_octal_sets(const heap_game *g, uint32_t n, uint64_t max_states, uint8_
 		if (s.outcome[id] == 0)
 			continue;
 		/* The first child, in move order, that wins fastest. */
-		uint32_t want = s.rem[id] - 1;
-		for (int k = 1; k <= g->ndigits && (uint32_t)k <= size && !move[size][0]; k++) {
-			uint8_t d = g->digit[k];
-			uint32_t rest = size - (uint32_t)k;
-			uint32_t c;
-			if ((d & 1) && rest == 0 && (c = octset_child(&s, h, 1, 0, 0, 0), s.outcome[c] == 0) &&
-			    s.rem[c] == want)
-				snprintf(move[size], 16, "0");
-			else if ((d & 2) && rest > 0 &&
-				 (c = octset_child(&s, h, 1, 0, rest, 0), s.outcome[c] == 0) && s.rem[c] == want)
-				snprintf(move[size], 16, "%u", rest);
-			else if (d & 4)
-				for (uint32_t x = 1; 2 * x <= rest && !move[size][0]; x++)
-					if ((c = octset_child(&s, h, 1, 0, rest - x, x), s.outcome[c] == 0) &&
-					    s.rem[c] == want)
-						snprintf(move[size], 16, "%u+%u", x, rest - x);
-		}
+		octmove_t m = {.s = &s, .h = h, .n = 1, .want = s.rem[id] - 1, .move = move[size]};
+		heap_octal_options(g, size, fastest_win, &m);
 	}
 	strmap_free(s.memo);
 	free(s.outcome);

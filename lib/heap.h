@@ -68,6 +68,16 @@ bool heap_bouton_move(uint32_t *h, int m, bool misere);
 /* The k-th Wythoff P position (floor(k phi), floor(k phi^2)), exactly. */
 void heap_wythoff_pair(uint64_t k, uint64_t *a, uint64_t *b);
 
+/* Octal games: calls F(a, b, ARG) for every option of a single heap of
+ * size H, in a fixed order (amount taken ascending; for each, removing the
+ * whole heap, leaving one heap, then splits with the smaller part
+ * ascending). A and B are the heaps left, 0 for none; a split gives
+ * A <= B. Stops, returning true, when F returns true. */
+typedef bool (*heap_option_fn)(uint32_t a, uint32_t b, void *arg);
+bool heap_octal_options(const heap_game *g, uint32_t h, heap_option_fn f, void *arg);
+/* An option as text: "0" (no heap left), "a", or "a+b". */
+void heap_octal_move_text(uint32_t a, uint32_t b, char *buf, size_t n);
+
 /* Octal games: Grundy values of single heaps 0..n (normal play). */
 uint32_t *heap_octal_grundy(const heap_game *g, uint32_t n);
 /* Period detection by the octal periodicity theorem: true with the
