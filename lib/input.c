@@ -106,6 +106,16 @@ static void fill(in_file *f)
 	f->end += (size_t)got;
 }
 
+/* At the very start of the input, skips a UTF-8 byte order mark among the
+ * N bytes at P; returns how many bytes it skipped. */
+static size_t skip_bom(in_file *f, const char *p, size_t n)
+{
+	if (!f->first)
+		return 0;
+	f->first = false;
+	return n >= 3 && memcmp(p, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
+}
+
 const char *in_getline(in_file *f, size_t *len)
 {
 	size_t scanned = 0; /* bytes of the current line already searched */
@@ -122,11 +132,8 @@ const char *in_getline(in_file *f, size_t *len)
 				f->nul = z ? (size_t)(z - f->buf) : SIZE_MAX;
 			}
 			f->line++;
-			if (f->first) {
-				f->first = false;
-				if (n >= 3 && memcmp(p, "\xEF\xBB\xBF", 3) == 0)
-					p += 3, n -= 3;
-			}
+			size_t bom = skip_bom(f, p, n);
+			p += bom, n -= bom;
 			*len = n;
 			return p;
 		}
@@ -147,11 +154,7 @@ const char *in_block(in_file *f, size_t max, size_t *len)
 		if (f->end == 0)
 			return NULL;
 	}
-	if (f->first) {
-		f->first = false;
-		if (f->end - f->start >= 3 && memcmp(f->buf + f->start, "\xEF\xBB\xBF", 3) == 0)
-			f->start += 3;
-	}
+	f->start += skip_bom(f, f->buf + f->start, f->end - f->start);
 	char *p = f->buf + f->start;
 	size_t n = f->end - f->start < max ? f->end - f->start : max;
 	f->start += n;

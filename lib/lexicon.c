@@ -223,17 +223,11 @@ static void load_ipadic(lexicon_t *lx, const char *path)
 	table_close(t);
 }
 
-static bool has_suffix(const char *s, const char *suffix)
-{
-	size_t n = strlen(s), m = strlen(suffix);
-	return n >= m && strcmp(s + n - m, suffix) == 0;
-}
-
 void lex_load(lexicon_t *lx, const char *path, lex_format format)
 {
 	if (format == LEX_AUTO)
-		format = has_suffix(path, ".csv") || has_suffix(path, ".tsv") ||
-				 has_suffix(path, ".csv.gz") || has_suffix(path, ".tsv.gz")
+		format = util_ends_with(path, ".csv") || util_ends_with(path, ".tsv") ||
+				 util_ends_with(path, ".csv.gz") || util_ends_with(path, ".tsv.gz")
 			 ? LEX_CSV
 			 : LEX_LIST;
 	switch (format) {

@@ -26,12 +26,6 @@ struct out {
 	size_t len;
 };
 
-static bool ends_with(const char *s, const char *suffix)
-{
-	size_t n = strlen(s), m = strlen(suffix);
-	return n >= m && strcmp(s + n - m, suffix) == 0;
-}
-
 static void write_error(out_t *o, const char *msg)
 {
 	die("%s: write error: %s", o->path ? o->path : "stdout", msg);
@@ -117,14 +111,14 @@ out_t *out_open(const char *path, const out_opts *opts)
 	} else if (!S_ISREG(st.st_mode)) {
 		/* A device, FIFO or descriptor link cannot be replaced by a
 		 * rename: write to it directly. */
-		gzip = gzip || ends_with(path, ".gz");
+		gzip = gzip || util_ends_with(path, ".gz");
 		o->path = xstrdup(path);
 		o->fd = open(path, O_WRONLY | O_TRUNC);
 		if (o->fd < 0)
 			die("cannot open %s: %s", path, strerror(errno));
 		o->direct = true;
 	} else {
-		gzip = gzip || ends_with(path, ".gz");
+		gzip = gzip || util_ends_with(path, ".gz");
 		o->path = xstrdup(path);
 		size_t n = strlen(path);
 		o->tmp = xmalloc(n + 16);

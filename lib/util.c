@@ -186,6 +186,12 @@ char *xstrndup(const char *s, size_t n)
 	return d;
 }
 
+bool util_ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), m = strlen(suffix);
+	return n >= m && strcmp(s + n - m, suffix) == 0;
+}
+
 bool util_parse_i64(const char *s, int64_t lo, int64_t hi, int64_t *out)
 {
 	/* strtoimax alone accepts leading blanks, "+", and "" via endptr

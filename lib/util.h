@@ -45,6 +45,8 @@ void util_grow(void **p, size_t *cap, size_t need, size_t sz);
 char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
 
+bool util_ends_with(const char *s, const char *suffix);
+
 /* A temporary file that must not survive the program: removed by die()
  * and by SIGINT/SIGTERM/SIGHUP. At most a few are registered at once. */
 void util_temp_register(const char *path);
