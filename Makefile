@@ -8,10 +8,14 @@ MANDIR = $(PREFIX)/share/man/man1
 
 CC ?= cc
 CFLAGS ?= -O2 -g
-YOMI_CFLAGS = -std=c11 -D_GNU_SOURCE -Wall -Wextra -Ilib -MMD -MP
+# The playout loops are built for this machine's instruction set (AVX2,
+# BMI2, AVX-512 where present). ARCH=x86-64 (or ARCH= for the compiler's
+# default) builds binaries that run on any machine of the family.
+ARCH ?= native
+YOMI_CFLAGS = -std=c11 -D_GNU_SOURCE -Wall -Wextra -Ilib -MMD -MP $(if $(ARCH),-march=$(ARCH))
 YOMI_LIBS = -lcsv -lz -lm
 
-PROGRAMS = wordload chain-greedy chain-lookahead summarize nimtable
+PROGRAMS = wordload chain-greedy chain-lookahead summarize nimtable playout
 BINS = $(PROGRAMS:%=bin/%)
 LIB_SRC = $(wildcard lib/*.c)
 LIB_OBJ = $(LIB_SRC:.c=.o)

@@ -386,19 +386,6 @@ static uint32_t *parse_starts(const ctx_t *cx, const char *arg, size_t *n)
 	return s;
 }
 
-static void progress(bool show, size_t done, size_t total)
-{
-	static time_t last;
-	if (!show)
-		return;
-	time_t now = time(NULL);
-	if (now != last || done == total) {
-		last = now;
-		fprintf(stderr, "\r%s: game %zu/%zu%s", util_progname, done, total,
-			done == total ? "\n" : "");
-	}
-}
-
 int chaincli_main(int argc, char **argv, chain_kind kind)
 {
 	util_init(argv[0]);
@@ -538,7 +525,7 @@ int chaincli_main(int argc, char **argv, chain_kind kind)
 					out_int(out, g.winner);
 					out_field(out, reason[g.end]);
 					out_end_row(out);
-					progress(show, ++done, total);
+					cli_progress(show, "game", ++done, total);
 				}
 			}
 		}

@@ -2,6 +2,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 
 #include "util.h"
 
@@ -19,4 +20,17 @@ bool cli_option(int c, const char *arg, const char *usage, cli_output *out)
 	case '?': util_try_help();
 	}
 	return false;
+}
+
+void cli_progress(bool show, const char *what, size_t done, size_t total)
+{
+	static time_t last;
+	if (!show)
+		return;
+	time_t now = time(NULL);
+	if (now != last || done == total) {
+		last = now;
+		fprintf(stderr, "\r%s: %s %zu/%zu%s", util_progname, what, done, total,
+			done == total ? "\n" : "");
+	}
 }

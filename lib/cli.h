@@ -5,6 +5,7 @@
 
 #include <getopt.h>
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "output.h"
 
@@ -42,5 +43,9 @@ typedef struct {
  * program name) and exits; --version exits; '?' (getopt's complaint) exits 2.
  * Returns false for a program's own options. */
 bool cli_option(int c, const char *arg, const char *usage, cli_output *out);
+
+/* "PROG: WHAT DONE/TOTAL" on stderr, at most once a second and at the
+ * end, when SHOW (the caller checks -q and that stderr is a terminal). */
+void cli_progress(bool show, const char *what, size_t done, size_t total);
 
 #endif

@@ -1,10 +1,5 @@
 #include "rng.h"
 
-static inline uint64_t rotl(uint64_t x, int k)
-{
-	return (x << k) | (x >> (64 - k));
-}
-
 uint64_t rng_mix64(uint64_t z)
 {
 	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9u;
@@ -32,34 +27,6 @@ void rng_seed(rng_t *r, uint64_t key)
 void rng_stream(rng_t *r, uint64_t seed, uint64_t stream)
 {
 	rng_seed(r, seed ^ rng_mix64(stream + 0x9E3779B97F4A7C15u));
-}
-
-uint64_t rng_next(rng_t *r)
-{
-	uint64_t *s = r->s;
-	uint64_t result = rotl(s[1] * 5, 7) * 9;
-	uint64_t t = s[1] << 17;
-	s[2] ^= s[0];
-	s[3] ^= s[1];
-	s[1] ^= s[2];
-	s[0] ^= s[3];
-	s[2] ^= t;
-	s[3] = rotl(s[3], 45);
-	return result;
-}
-
-uint64_t rng_below(rng_t *r, uint64_t n)
-{
-	unsigned __int128 m = (unsigned __int128)rng_next(r) * n;
-	uint64_t low = (uint64_t)m;
-	if (low < n) {
-		uint64_t threshold = -n % n;
-		while (low < threshold) {
-			m = (unsigned __int128)rng_next(r) * n;
-			low = (uint64_t)m;
-		}
-	}
-	return (uint64_t)(m >> 64);
 }
 
 double rng_double(rng_t *r)

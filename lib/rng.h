@@ -24,9 +24,36 @@ uint64_t rng_splitmix64(uint64_t *state);
 
 void rng_seed(rng_t *r, uint64_t key);
 void rng_stream(rng_t *r, uint64_t seed, uint64_t stream);
-uint64_t rng_next(rng_t *r);
+/* Inline: the playout loops draw one number per move. */
+static inline uint64_t rng_next(rng_t *r)
+{
+	uint64_t *s = r->s;
+	uint64_t result = s[1] * 5;
+	result = ((result << 7) | (result >> 57)) * 9;
+	uint64_t t = s[1] << 17;
+	s[2] ^= s[0];
+	s[3] ^= s[1];
+	s[1] ^= s[2];
+	s[0] ^= s[3];
+	s[2] ^= t;
+	s[3] = (s[3] << 45) | (s[3] >> 19);
+	return result;
+}
+
 /* Uniform in [0, n) without modulo bias (Lemire's method); n > 0. */
-uint64_t rng_below(rng_t *r, uint64_t n);
+static inline uint64_t rng_below(rng_t *r, uint64_t n)
+{
+	unsigned __int128 m = (unsigned __int128)rng_next(r) * n;
+	uint64_t low = (uint64_t)m;
+	if (low < n) {
+		uint64_t threshold = -n % n;
+		while (low < threshold) {
+			m = (unsigned __int128)rng_next(r) * n;
+			low = (uint64_t)m;
+		}
+	}
+	return (uint64_t)(m >> 64);
+}
 /* Uniform in [0, 1) with 53 random bits. */
 double rng_double(rng_t *r);
 

@@ -1,0 +1,40 @@
+/* othplay: Othello players for matches: random, flat Monte Carlo (mc:N)
+ * and UCT (mcts:N). Every random choice draws from the generator the
+ * caller passes, so a game replays exactly from its stream. */
+#ifndef YOMI_OTHPLAY_H
+#define YOMI_OTHPLAY_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "mcts.h"
+#include "othello.h"
+#include "rng.h"
+
+typedef enum { OTHPLAY_RANDOM, OTHPLAY_MC, OTHPLAY_MCTS } othplay_kind;
+
+typedef struct {
+	othplay_kind kind;
+	uint32_t playouts;  /* mc: per legal move; mcts: per decision */
+	double ucb;         /* mcts exploration constant */
+	uint32_t threshold; /* mcts: visits before a leaf is expanded */
+	mcts_tree tree;
+} othplay;
+
+enum { OTHPLAY_MAX_PLAYOUTS = 100000000 };
+
+/* Parses "random", "mc:N" or "mcts:N" (1 <= N <= OTHPLAY_MAX_PLAYOUTS)
+ * into P with the given mcts settings; false if SPEC is none of them. */
+bool othplay_parse(const char *spec, double ucb, uint32_t threshold, othplay *p);
+/* The player's move in POS, a position where the side to move has a move
+ * or must pass (the game is not over). */
+int othplay_choose(othplay *p, const othello_pos *pos, rng_t *r);
+void othplay_free(othplay *p);
+
+/* Reward in [0, 1] of a final disc difference D for the side it counts. */
+static inline double othplay_reward(int d)
+{
+	return d > 0 ? 1.0 : d < 0 ? 0.0 : 0.5;
+}
+
+#endif
