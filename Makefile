@@ -28,7 +28,7 @@ BATS = bats
 BATS_FILES = $(wildcard tests/*.bats)
 
 DEBIAN_PACKAGES = build-essential libcsv-dev zlib1g-dev bats bats-assert bats-support \
-	skkdic mecab-ipadic wamerican r-base-core parallel time
+	skkdic mecab-ipadic wamerican r-base-core parallel time gnuplot-nox
 
 .PHONY: all check unit bats bench install uninstall clean deps sanitize
 all: lib/libyomi.a $(BINS)
@@ -55,7 +55,7 @@ bats: all
 check: all $(UNIT_BIN)
 	tests/run
 
-BENCH_BIN = tests/bench/csvread tests/bench/csvbase tests/bench/chainsearch
+BENCH_BIN = tests/bench/csvread tests/bench/csvbase tests/bench/chainsearch tests/bench/othbench
 tests/bench/%: tests/bench/%.c lib/libyomi.a
 	$(CC) $(YOMI_CFLAGS) $(CFLAGS) -o $@ $< lib/libyomi.a $(LDFLAGS) $(YOMI_LIBS)
 

@@ -308,41 +308,18 @@ INLINE int nth_bit(uint64_t m, unsigned k)
 #endif
 }
 
-/* A playout's state. Random draws take 32 bits at a time from one 64-bit
- * output of the generator: a move choice needs far fewer, and Lemire's
- * rejection keeps every choice exactly uniform. */
+/* A playout's state. */
 typedef struct {
 	uint64_t me, opp, m; /* m: the moves of the side to move */
-	uint64_t pool;       /* unused random bits */
-	int left;            /* 32-bit draws left in pool */
-	rng_t *r;
+	othello_draw d;
 } lane;
-
-INLINE unsigned draw_below(lane *l, uint32_t n)
-{
-	for (;;) {
-		if (!l->left) {
-			l->pool = rng_next(l->r);
-			l->left = 2;
-		}
-		uint64_t x = (uint64_t)(uint32_t)l->pool * n;
-		l->pool >>= 32;
-		l->left--;
-		/* Rejecting the low (2^32 mod n) values leaves an exact multiple
-		 * of n; only the rare low products need the remainder. */
-		if ((uint32_t)x >= n || (uint32_t)x >= (uint32_t)-n % n)
-			return (unsigned)(x >> 32);
-	}
-}
 
 INLINE void lane_init(lane *l, const othello_pos *p, rng_t *r)
 {
 	l->me = p->me;
 	l->opp = p->opp;
 	l->m = moves_of(p->me, p->opp);
-	l->left = 0;
-	l->pool = 0;
-	l->r = r;
+	l->d = (othello_draw){.r = r};
 }
 
 /* One random ply: the move played (or OTHELLO_PASS), or -1 when the game
@@ -350,7 +327,7 @@ INLINE void lane_init(lane *l, const othello_pos *p, rng_t *r)
 INLINE int random_ply(lane *l)
 {
 	if (l->m) {
-		int move = nth_bit(l->m, draw_below(l, (uint32_t)popcount(l->m)));
+		int move = nth_bit(l->m, othello_draw_below(&l->d, (uint32_t)popcount(l->m)));
 		uint64_t f = flips_of(l->me, l->opp, move);
 		uint64_t next = l->opp ^ f;
 		l->opp = l->me | f | 1ULL << move;

@@ -207,9 +207,10 @@ static void write_game(out_t *out, const othrun_opts *o, const othello_pos *star
 static void play_match(othplay pl[2], const othello_pos *start, rng_t *r, othello_game *g)
 {
 	othello_pos p = *start;
+	othello_draw d = {.r = r};
 	g->plies = 0;
 	while (!othello_over(&p)) {
-		int m = othplay_choose(&pl[p.turn], &p, r);
+		int m = othplay_choose(&pl[p.turn], &p, &d);
 		if (!othello_legal(&p, m))
 			die("internal error: a player chose an illegal move");
 		g->moves[g->plies++] = (uint8_t)m;
@@ -376,12 +377,13 @@ static void run_show(const othrun_opts *o, const positions *ps)
 	rng_t r;
 	rng_stream(&r, o->seed, stream_of(ps, 0) + (uint64_t)o->first);
 	othello_pos p = ps->p[0].pos;
+	othello_draw d = {.r = &r};
 	FILE *f = stdout;
 	fprintf(f, "game %lld, seed %llu: black (X) %s, white (O) %s\n\n", (long long)o->first,
 		(unsigned long long)o->seed, o->black, o->white);
 	draw_board(f, &p, othello_moves(p.me, p.opp));
 	for (int ply = 1; !othello_over(&p); ply++) {
-		int m = othplay_choose(&pl[p.turn], &p, &r);
+		int m = othplay_choose(&pl[p.turn], &p, &d);
 		char name[5];
 		fprintf(f, "\n%d. %s %s\n", ply, side_name(p.turn), othello_move_name(m, name));
 		othello_play(&p, m);

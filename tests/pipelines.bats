@@ -145,3 +145,30 @@ RSCRIPT
 	run bash -c "printf '1 1\n' | '$TOP/pipelines/play-nim.sh' --heaps '1' --first you"
 	assert_line "You win. Well played!"
 }
+
+@test "othello-first-move.sh: merged shards equal one run; a PNG heatmap" {
+	run "$TOP/pipelines/othello-first-move.sh" -n 4000 --seed 3 -j 3 -o out
+	assert_success
+	run bash -c "playout -n 4000 --seed 3 | summarize --sort -g first_move count rate:winner=black"
+	assert_equal "$(cat out/first-move.csv)" "$output"
+	assert_line --index 0 "first_move,count,rate_winner_black,rate_winner_black_lo,rate_winner_black_hi"
+	run bash -c "cut -d, -f1 out/first-move.csv | tr '\n' ' '"
+	assert_output "first_move c4 d3 e6 f5 "
+	run file -b out/first-move.png
+	assert_output --partial "PNG image data, 640 x 640"
+}
+
+@test "othello-first-move.sh: a mid-game position counts the side to move" {
+	run "$TOP/pipelines/othello-first-move.sh" -n 500 --moves "f5 d6" -j 2 -o mid
+	assert_success
+	assert_line --index 0 "first_move,count,rate_winner_black,rate_winner_black_lo,rate_winner_black_hi"
+	# After f5 d6 black's moves are c3 c4 c5 c6 c7.
+	run bash -c "tail -n +2 mid/first-move.csv | cut -d, -f1 | tr '\n' ' '"
+	assert_output "c3 c4 c5 c6 c7 "
+	run "$TOP/pipelines/othello-first-move.sh" -n 100 --moves "f5 f5"
+	assert_failure 1
+	assert_output --regexp "playout: .*position.csv:2: move 2 \(f5\) is illegal for white"
+	run "$TOP/pipelines/othello-first-move.sh" --board x
+	assert_failure 2
+	assert_output "othello-first-move.sh: --board needs --turn X or O"
+}

@@ -1,0 +1,108 @@
+#!/usr/bin/env bash
+# Which first move wins? (seed 003) Random Othello games from the start, or
+# from a mid-game position, summarized by first move: games, and the win
+# rate of the side to move with its 95% Wilson interval; then an 8x8
+# heatmap of those rates.
+#
+#   pipelines/othello-first-move.sh [-n GAMES] [--seed S] [--moves "f5 d6"]
+#       [--board BOARD --turn X|O] [-j JOBS] [-o DIR]
+#
+# -n: games (default 1000000), split into JOBS shards (default: the number
+# of cores) that run side by side and merge exactly (summarize --partial,
+# --merge). --moves plays those moves from the start; --board/--turn give
+# any position (64 characters X, O, -, a1..h8 row by row). Writes
+# DIR/first-move.csv and DIR/first-move.png (gnuplot) and prints the table.
+set -euo pipefail
+. "$(dirname "$0")/common.sh"
+
+games=1000000 seed=1 moves= board= turn= jobs=$(nproc) out=
+while [ $# -gt 0 ]; do
+	case $1 in
+	-n) games=$2; shift 2 ;;
+	--seed) seed=$2; shift 2 ;;
+	--moves) moves=$2; shift 2 ;;
+	--board) board=$2; shift 2 ;;
+	--turn) turn=$2; shift 2 ;;
+	-j) jobs=$2; shift 2 ;;
+	-o | --output) out=$2; shift 2 ;;
+	-h | --help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	*) echo "othello-first-move.sh: unknown option '$1'" >&2; exit 2 ;;
+	esac
+done
+case $games in '' | *[!0-9]*) echo "othello-first-move.sh: -n wants a positive number" >&2; exit 2 ;; esac
+case $jobs in '' | *[!0-9]* | 0) echo "othello-first-move.sh: -j wants a positive number" >&2; exit 2 ;; esac
+if [ -n "$board" ] && [ -z "$turn" ]; then
+	echo "othello-first-move.sh: --board needs --turn X or O" >&2
+	exit 2
+fi
+yomi_workdir "$out"
+
+# The position as a one-row table (playout checks it); the side to move
+# is the side whose win rate counts.
+pos=()
+if [ -n "$board$moves" ]; then
+	{
+		echo "board,turn,moves"
+		printf '%s,%s,%s\n' "${board:-$(printf -- '-%.0s' $(seq 27))OX------XO$(printf -- '-%.0s' $(seq 27))}" \
+			"${turn:-X}" "$moves"
+	} > "$out/position.csv"
+	pos=("$out/position.csv")
+fi
+side=$(playout -n 1 "${pos[@]}" | awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "first_player") c = i; next } { print $c }')
+
+# Shards of the game numbers, summarized apart, merged exactly.
+per=$(( (games + jobs - 1) / jobs ))
+pids=() parts=()
+for ((k = 0, first = 1; first <= games; k++, first += per)); do
+	n=$(( games - first + 1 < per ? games - first + 1 : per ))
+	playout --seed "$seed" --first-game "$first" -n "$n" -q "${pos[@]}" |
+		summarize --partial -g first_move count "rate:winner=$side" > "$out/part.$k" &
+	pids+=($!) parts+=("$out/part.$k")
+done
+for p in "${pids[@]}"; do wait "$p"; done
+summarize --merge --sort "${parts[@]}" -o "$out/first-move.csv"
+rm -f "${parts[@]}"
+
+# The heatmap: rank 8 on top as on a board; squares that are no first
+# move stay blank.
+awk -F, -v side="$side" 'NR > 1 && $1 != "pass" && $1 != "" {
+	col = index("abcdefgh", substr($1, 1, 1)) - 1
+	row = substr($1, 2, 1) - 1
+	rate[row, col] = $3
+	label[row, col] = sprintf("%s\\n%.3f", $1, $3)
+}
+END {
+	for (r = 7; r >= 0; r--) {
+		line = ""
+		for (c = 0; c < 8; c++)
+			line = line ((r, c) in rate ? rate[r, c] : "NaN") (c < 7 ? " " : "")
+		print line > "'"$out"'/grid.txt"
+	}
+	for (k in label) {
+		split(k, rc, SUBSEP)
+		printf "set label \"%s\" at %d,%d center front\n", label[k], rc[2], 7 - rc[1] > "'"$out"'/labels.gp"
+	}
+}' "$out/first-move.csv"
+touch "$out/labels.gp"
+# gnuplot warns about the blank squares; its messages go to a log.
+if ! gnuplot 2> "$out/gnuplot.log" <<EOF
+set terminal png size 640,640
+set output "$out/first-move.png"
+set title "win rate of $side by first move ($games random games)"
+set xrange [-0.5:7.5]
+set yrange [7.5:-0.5]
+set xtics ("a" 0, "b" 1, "c" 2, "d" 3, "e" 4, "f" 5, "g" 6, "h" 7)
+set ytics ("8" 0, "7" 1, "6" 2, "5" 3, "4" 4, "3" 5, "2" 6, "1" 7)
+set size square
+set palette defined (0 "#b2182b", 0.5 "#f7f7f7", 1 "#2166ac")
+set cbrange [0:1]
+set cblabel "win rate of $side"
+set datafile missing "NaN"
+load "$out/labels.gp"
+plot "$out/grid.txt" matrix with image notitle
+EOF
+then
+	cat "$out/gnuplot.log" >&2
+	exit 1
+fi
+cat "$out/first-move.csv"

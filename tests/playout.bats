@@ -1,0 +1,254 @@
+#!/usr/bin/env bats
+# playout --game othello: perft, random games, positions, per-move
+# statistics, players, shards, errors.
+
+load test_helper/common
+
+# The position after f5 d6 c3, worked out by hand: black c3 d4 e4 e5 f5,
+# white d5 d6, white to move.
+AFTER_F5_D6_C3="------------------X--------XX------OXX-----O--------------------"
+
+@test "--help and --version" {
+	run playout --help
+	assert_success
+	assert_line --index 0 "Usage: playout [--game othello] [OPTIONS] [FILE]..."
+	assert_line --partial "--per-move N"
+	run playout --version
+	assert_output "playout (yomi) 0.1.0"
+}
+
+@test "perft from the start: the published counts through depth 8" {
+	run bash -c "playout --perft 8 | cut -d, -f1,2"
+	assert_success
+	assert_output "depth,leaves
+1,4
+2,12
+3,56
+4,244
+5,1396
+6,8200
+7,55092
+8,390216"
+	run bash -c "playout --perft 2 | head -1"
+	assert_output "depth,leaves,seconds,leaves_per_second"
+}
+
+@test "random games: one exact row per game" {
+	run playout -n 4 --seed 42
+	assert_success
+	assert_output "game,seed,first_player,first_move,plies,black,white,winner
+1,42,black,d3,60,29,35,white
+2,42,black,d3,60,32,32,draw
+3,42,black,c4,60,39,25,black
+4,42,black,d3,60,27,37,white"
+}
+
+@test "shards reproduce the unsplit run row for row" {
+	playout -n 25 --seed 9 --moves > all.csv
+	{
+		playout -n 10 --seed 9 --moves
+		playout --first-game 11 -n 7 --seed 9 --moves | tail -n +2
+		playout --first-game 18 -n 8 --seed 9 --moves | tail -n +2
+	} > shards.csv
+	run cmp all.csv shards.csv
+	assert_success
+	run bash -c "tail -n +2 all.csv | wc -l"
+	assert_output "25"
+}
+
+@test "the moves column replays legally to finished games" {
+	playout -n 30 --seed 4 --moves > games.csv
+	# Finished games: one leaf at every depth.
+	run bash -c "playout --perft 3 games.csv | awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if (\$i == \"leaves\") c = i; next } { print \$c }' | sort | uniq -c"
+	assert_output "     90 1"
+	# Disc counts never exceed 64, and plies equal the moves listed.
+	run awk -F, 'NR > 1 { n = split($9, m, " "); if (n != $5 || $6 + $7 > 64) bad++ } END { print bad + 0 }' games.csv
+	assert_output "0"
+}
+
+@test "a position as board and turn equals the same position as moves" {
+	printf 'board,turn\n%s,O\n' "$AFTER_F5_D6_C3" > board.csv
+	printf 'moves\nf5 d6 c3\n' > moves.csv
+	playout --perft 4 board.csv | cut -d, -f1-3 > pb.csv
+	playout --perft 4 moves.csv | cut -d, -f1-3 > pm.csv
+	run cmp pb.csv pm.csv
+	assert_success
+	run sed -n 2p pb.csv
+	assert_output "1,1,4"
+	playout -n 20 --seed 2 board.csv > a.csv
+	playout -n 20 --seed 2 moves.csv > b.csv
+	run cmp a.csv b.csv
+	assert_success
+	run sed -n 2p a.csv
+	assert_output --regexp '^1,1,2,white,(d3|e3|f3|c5|f4|c6|b6|f6|g5),'
+}
+
+@test "position tables: other columns are carried, positions numbered across files" {
+	printf 'id,moves\nopening,f5 d6 c3\n' > a.csv
+	printf 'id,moves\nstart,\n' > b.csv
+	run playout -n 2 a.csv b.csv
+	assert_success
+	assert_output "position,id,game,seed,first_player,first_move,plies,black,white,winner
+1,opening,1,1,white,f3,57,27,37,white
+1,opening,2,1,white,f4,57,31,33,white
+2,start,1,1,black,f5,60,23,41,white
+2,start,2,1,black,d3,60,18,46,white"
+	printf 'name,moves\nx,\n' > c.csv
+	run playout a.csv c.csv
+	assert_failure 1
+	assert_output "playout: c.csv: its other columns differ from the first table's"
+}
+
+@test "--per-move: flat Monte Carlo per legal move, shards add up" {
+	run playout --per-move 200 --seed 3
+	assert_success
+	assert_output "move,games,wins,draws,losses,win_rate
+d3,200,84,11,105,0.42
+c4,200,89,12,99,0.445
+f5,200,86,16,98,0.43
+e6,200,89,4,107,0.445"
+	run bash -c "{ playout --per-move 120 --seed 3; playout --per-move 80 --first-game 121 --seed 3 | tail -n +2; } | summarize -g move --sort sum:games sum:wins sum:draws"
+	assert_output "move,sum_games,sum_wins,sum_draws
+c4,200,89,12
+d3,200,84,11
+e6,200,89,4
+f5,200,86,16"
+}
+
+@test "--per-move: a pass is the only move, a finished game has none" {
+	# Black must pass here; white then plays a1 and the game is over.
+	board="-XOOOOOO----------------""---OO------OO---""--------""--------""--------"
+	printf 'board,turn\n%s,X\n' "$board" > pass.csv
+	run playout --per-move 10 pass.csv
+	assert_output "position,move,games,wins,draws,losses,win_rate
+1,pass,10,0,0,10,0"
+	printf 'board,turn\n%s,O\n' "$board" > white.csv
+	run playout --per-move 3 white.csv
+	assert_output "position,move,games,wins,draws,losses,win_rate
+1,a1,3,3,0,0,1"
+	run playout -n 2 --moves pass.csv
+	assert_output "position,game,seed,first_player,first_move,plies,black,white,winner,moves
+1,1,1,black,pass,2,0,12,white,pass a1
+1,2,1,black,pass,2,0,12,white,pass a1"
+}
+
+@test "mcts:1000 beats random in at least 95% of 200 games" {
+	playout --black mcts:1000 -n 100 --seed 11 -q > b.csv
+	playout --white mcts:1000 -n 100 --seed 12 -q > w.csv
+	run awk -F, 'NR > 1 && $8 == "black" { n++ } END { print n + 0 }' b.csv
+	b=$output
+	run awk -F, 'NR > 1 && $8 == "white" { n++ } END { print n + 0 }' w.csv
+	w=$output
+	echo "mcts won $b as black and $w as white"
+	[ $((b + w)) -ge 190 ]
+}
+
+@test "mc:N against random wins most games, and matches are reproducible" {
+	run bash -c "playout --white mc:20 -n 20 --seed 5 | summarize count rate:winner=white | cut -d, -f1,2"
+	assert_output "count,rate_winner_white
+20,1"
+	playout --black mc:5 -n 3 --seed 5 > a.csv
+	playout --black mc:5 -n 3 --seed 5 > b.csv
+	run cmp a.csv b.csv
+	assert_success
+}
+
+@test "--show draws one game; it is game K of the run" {
+	run playout --show --seed 42
+	assert_success
+	assert_line --index 0 "game 1, seed 42: black (X) random, white (O) random"
+	assert_line --index 1 "  a b c d e f g h"
+	assert_line --index 5 "5 - - - X O . - - 5"
+	assert_line --index 6 "4 - - . O X - - - 4"
+	assert_line --index 11 "1. black d3"
+	run bash -c "playout --show --seed 42 --first-game 3 | tail -1"
+	assert_output "black wins"
+	run bash -c "playout --show --seed 42 --first-game 2 | tail -3"
+	assert_output "X 32  O 32
+
+draw"
+}
+
+@test "TSV output and gzip" {
+	run bash -c "playout -n 1 -t | head -1"
+	assert_output "$(printf 'game\tseed\tfirst_player\tfirst_move\tplies\tblack\twhite\twinner')"
+	playout -n 3 -o g.csv.gz
+	run bash -c "zcat g.csv.gz | wc -l"
+	assert_output "4"
+}
+
+@test "bad boards and moves: line numbers, exit 1" {
+	printf 'board,turn\n%s,X\nXO,X\n' "$AFTER_F5_D6_C3" > short.csv
+	run playout short.csv
+	assert_failure 1
+	assert_output "playout: short.csv:3: board must have 64 characters (X, O or -)"
+	printf 'board,turn\n%s,X\n' "$(echo "$AFTER_F5_D6_C3" | tr X x)" > alpha.csv
+	run playout alpha.csv
+	assert_failure 1
+	assert_output "playout: alpha.csv:2: board may hold only X, O and -"
+	printf 'board,turn\n%s,X\n' "$(printf -- '-%.0s' $(seq 64))" > empty.csv
+	run playout empty.csv
+	assert_failure 1
+	assert_output "playout: empty.csv:2: impossible position: a centre square (d4, e4, d5, e5) is empty"
+	printf 'board,turn\n%s,\n' "$AFTER_F5_D6_C3" > turn.csv
+	run playout turn.csv
+	assert_failure 1
+	assert_output "playout: turn.csv:2: side to move must be X (black) or O (white)"
+	printf 'moves\nf5 d6\nf5 f5\n' > illegal.csv
+	run playout illegal.csv
+	assert_failure 1
+	assert_output "playout: illegal.csv:3: move 2 (f5) is illegal for white"
+	printf 'moves\nf5 z9\n' > name.csv
+	run playout name.csv
+	assert_failure 1
+	assert_output "playout: name.csv:2: move 2 ('z9') is not a square a1..h8 or pass"
+	printf 'x\n1\n' > nocol.csv
+	run playout nocol.csv
+	assert_failure 1
+	assert_output "playout: nocol.csv: no column 'board' (with 'turn') or 'moves'"
+	printf 'board\n1\n' > noturn.csv
+	run playout noturn.csv
+	assert_failure 1
+	assert_output "playout: noturn.csv: column 'board' needs a column 'turn'"
+}
+
+@test "bad options: exit 2 with the accepted range" {
+	run playout -n 0
+	assert_failure 2
+	assert_line --index 0 "playout: invalid -n '0': expected an integer from 1 to 4294967295"
+	run playout --perft 21
+	assert_failure 2
+	assert_line --index 0 "playout: invalid --perft '21': expected an integer from 1 to 20"
+	run playout --black alpha
+	assert_failure 2
+	assert_line --index 0 "playout: --black: 'alpha' is not random, mc:N or mcts:N (1 <= N <= 100000000)"
+	run playout --white mcts:0
+	assert_failure 2
+	run playout --per-move 5 --black mc:3
+	assert_failure 2
+	assert_line --index 0 "playout: --per-move and --perft take neither -n, --moves nor players"
+	run playout --perft 2 --per-move 2
+	assert_failure 2
+	assert_line --index 0 "playout: --per-move, --perft and --show are separate modes: choose one"
+	run playout --show -n 2
+	assert_failure 2
+	assert_line --index 0 "playout: --show draws a single game: drop -n and --moves"
+	run playout --first-game 4294967295 -n 2
+	assert_failure 2
+	assert_line --index 0 "playout: --first-game plus the number of games passes 4294967296"
+	run playout --game chess
+	assert_failure 2
+	assert_line --index 0 "playout: invalid --game 'chess': expected one of othello"
+	run playout --seed -1
+	assert_failure 2
+}
+
+@test "--show wants one position; output errors exit 1" {
+	printf 'moves\nf5\nd3\n' > two.csv
+	run playout --show two.csv
+	assert_failure 1
+	assert_output "playout: --show draws one game: give one position, not 2"
+	run bash -c "playout -n 5 > /dev/full"
+	assert_failure 1
+	assert_output --partial "write error"
+}

@@ -1,0 +1,284 @@
+/* Othello rules against hand-checked positions, a plain square-by-square
+ * reference on many game positions, and the published perft counts. */
+#include <stdlib.h>
+
+#include "mcts.h"
+#include "othello.h"
+#include "othplay.h"
+#include "unit.h"
+#include "util.h"
+
+/* A position from eight ranks written rank 1 first, files a..h. */
+static othello_pos board(const char *const ranks[8], const char *turn)
+{
+	char text[65];
+	for (int r = 0; r < 8; r++)
+		memcpy(text + 8 * r, ranks[r], 8);
+	text[64] = '\0';
+	othello_pos p;
+	const char *err = othello_parse(text, turn, &p);
+	if (err)
+		die("bad test board: %s", err);
+	return p;
+}
+
+static int sq(const char *name)
+{
+	return othello_parse_move(name, (unsigned)strlen(name));
+}
+
+static uint64_t squares(const char *names)
+{
+	uint64_t b = 0;
+	char buf[128];
+	snprintf(buf, sizeof buf, "%s", names);
+	for (char *t = strtok(buf, " "); t; t = strtok(NULL, " "))
+		b |= 1ULL << sq(t);
+	return b;
+}
+
+/* The reference: walk each direction square by square. */
+static uint64_t ref_flips(uint64_t me, uint64_t opp, int s)
+{
+	if ((me | opp) >> s & 1)
+		return 0;
+	uint64_t all = 0;
+	for (int dr = -1; dr <= 1; dr++) {
+		for (int dc = -1; dc <= 1; dc++) {
+			if (!dr && !dc)
+				continue;
+			uint64_t run = 0;
+			int r = s / 8 + dr, c = s % 8 + dc;
+			while (r >= 0 && r < 8 && c >= 0 && c < 8 && (opp >> (r * 8 + c) & 1)) {
+				run |= 1ULL << (r * 8 + c);
+				r += dr;
+				c += dc;
+			}
+			if (run && r >= 0 && r < 8 && c >= 0 && c < 8 && (me >> (r * 8 + c) & 1))
+				all |= run;
+		}
+	}
+	return all;
+}
+
+static uint64_t ref_moves(uint64_t me, uint64_t opp)
+{
+	uint64_t m = 0;
+	for (int s = 0; s < 64; s++)
+		if (ref_flips(me, opp, s))
+			m |= 1ULL << s;
+	return m;
+}
+
+int main(void)
+{
+	util_init("unit");
+	othello_pos p;
+	othello_start(&p);
+	char text[65];
+	othello_format(&p, text);
+	CHECK_STR(text, "---------------------------OX------XO---------------------------",
+		  "standard start: white d4 e5, black d5 e4");
+	CHECK(othello_moves(p.me, p.opp) == squares("d3 c4 f5 e6"), "black's first moves: d3 c4 f5 e6");
+
+	/* Playing c3 flips in all eight directions, up to a black disc each. */
+	static const char *const star[8] = {
+		"X-X-X---", "-OOO----", "XO-OOX--", "-OOOO---",
+		"X-XOO---", "-----X--", "--------", "--------",
+	};
+	p = board(star, "X");
+	CHECK(othello_flips(p.me, p.opp, sq("c3")) == squares("b2 c2 d2 b3 d3 e3 b4 c4 d4 e5"),
+	      "c3 flips ten discs in eight directions");
+	othello_play(&p, sq("c3"));
+	CHECK(p.turn == OTHELLO_WHITE && __builtin_popcountll(othello_black(&p)) == 19 &&
+		      __builtin_popcountll(othello_white(&p)) == 2,
+	      "after c3: white to move, 19 black, 2 white");
+
+	/* Runs that reach the edge flip nothing: no wrapping onto the next
+	 * rank, whichever way. */
+	static const char *const wrap_e[8] = {
+		"-------O", "X-------", "--------", "---OX---",
+		"---XO---", "--------", "--------", "--------",
+	};
+	p = board(wrap_e, "X");
+	CHECK(!(othello_moves(p.me, p.opp) >> sq("g1") & 1) && !othello_flips(p.me, p.opp, sq("g1")),
+	      "g1 does not flip h1 by wrapping to a2");
+	static const char *const wrap_w[8] = {
+		"------XO", "--------", "--------", "---OX---",
+		"---XO---", "--------", "--------", "--------",
+	};
+	p = board(wrap_w, "X");
+	CHECK(!(othello_moves(p.me, p.opp) >> sq("a2") & 1), "a2 does not flip h1 by wrapping to g1");
+	static const char *const wrap_d[8] = {
+		"--------", "-------O", "--------", "X--OX---",
+		"---XO---", "--------", "--------", "--------",
+	};
+	p = board(wrap_d, "X");
+	CHECK(!othello_flips(p.me, p.opp, sq("g1")) && !(othello_moves(p.me, p.opp) >> sq("g1") & 1),
+	      "diagonals do not wrap either (g1, h2, then a4)");
+
+	/* A corner move along a rank, a file and the diagonal. */
+	static const char *const corner[8] = {
+		"-OX-----", "OO------", "X-X-----", "---OX---",
+		"---XO---", "--------", "--------", "--------",
+	};
+	p = board(corner, "X");
+	CHECK(othello_flips(p.me, p.opp, sq("a1")) == squares("b1 a2 b2"), "a1 flips b1, a2 and b2");
+	static const char *const corner8[8] = {
+		"--------", "--------", "--------", "---OX---",
+		"---XX---", "-----O--", "------O-", "-----XO-",
+	};
+	p = board(corner8, "X");
+	CHECK(othello_flips(p.me, p.opp, sq("h8")) == squares("g8 g7 f6"),
+	      "h8 flips g8 along the rank, g7 and f6 along the diagonal to e5");
+
+	/* A pass, then a move that leaves black without discs: the end. */
+	static const char *const pass[8] = {
+		"-XOOOOOO", "--------", "--------", "---OO---",
+		"---OO---", "--------", "--------", "--------",
+	};
+	p = board(pass, "X");
+	CHECK(!othello_moves(p.me, p.opp) && othello_legal(&p, OTHELLO_PASS) && !othello_over(&p),
+	      "black has no move and must pass");
+	CHECK(!othello_legal(&p, sq("a1")), "a1 is not black's");
+	othello_play(&p, OTHELLO_PASS);
+	CHECK(p.turn == OTHELLO_WHITE && othello_moves(p.me, p.opp) == squares("a1"),
+	      "white's only move is a1");
+	CHECK(!othello_legal(&p, OTHELLO_PASS), "white may not pass while it can move");
+	othello_play(&p, sq("a1"));
+	CHECK(othello_over(&p) && !othello_black(&p) && !othello_legal(&p, OTHELLO_PASS),
+	      "black wiped out: the game is over and nobody may pass");
+	CHECK(othello_perft(&p, 5) == 1, "a finished game is one leaf at any depth");
+
+	/* Text. */
+	const char *err = othello_parse("XO", "X", &p);
+	CHECK_STR(err, "board must have 64 characters (X, O or -)", "short board");
+	static const char *const bad[8] = {
+		"x-------", "--------", "--------", "---OX---",
+		"---XO---", "--------", "--------", "--------",
+	};
+	memcpy(text, bad[0], 8);
+	for (int r = 1; r < 8; r++)
+		memcpy(text + 8 * r, bad[r], 8);
+	CHECK_STR(othello_parse(text, "X", &p), "board may hold only X, O and -", "lowercase x");
+	text[0] = '-';
+	text[27] = '-';
+	CHECK_STR(othello_parse(text, "X", &p),
+		  "impossible position: a centre square (d4, e4, d5, e5) is empty", "empty centre");
+	text[27] = 'O';
+	CHECK_STR(othello_parse(text, "?", &p), "side to move must be X (black) or O (white)",
+		  "unknown side to move");
+	CHECK(othello_parse(text, "white", &p) == NULL && p.turn == OTHELLO_WHITE, "turn 'white'");
+	char name[5];
+	int ok = 1;
+	for (int m = 0; m < OTHELLO_NMOVES; m++) {
+		othello_move_name(m, name);
+		ok &= othello_parse_move(name, (unsigned)strlen(name)) == m;
+	}
+	CHECK(ok && sq("a1") == 0 && sq("h1") == 7 && sq("a8") == 56 && sq("h8") == 63 &&
+		      sq("i1") < 0 && sq("a9") < 0 && sq("Pass") < 0,
+	      "move names round-trip; a1 = 0, h8 = 63");
+
+	/* Bitboards against the reference on every position of 300 random
+	 * games, and each game replays move by move to its recorded end. */
+	rng_t r;
+	int bad_moves = 0, bad_flips = 0, bad_replay = 0, positions = 0;
+	for (int gi = 0; gi < 300; gi++) {
+		othello_game g;
+		othello_pos s;
+		othello_start(&s);
+		rng_stream(&r, 7, (uint64_t)gi);
+		othello_random_game(&s, &r, &g, true);
+		othello_pos q = s;
+		for (int k = 0; k <= g.plies; k++) {
+			positions++;
+			if (othello_moves(q.me, q.opp) != ref_moves(q.me, q.opp))
+				bad_moves++;
+			for (int x = 0; x < 64; x++)
+				if (othello_flips(q.me, q.opp, x) != ref_flips(q.me, q.opp, x))
+					bad_flips++;
+			if (k == g.plies)
+				break;
+			if (!othello_legal(&q, g.moves[k])) {
+				bad_replay++;
+				break;
+			}
+			othello_play(&q, g.moves[k]);
+		}
+		if (!othello_over(&q) || q.me != g.end.me || q.opp != g.end.opp || q.turn != g.end.turn)
+			bad_replay++;
+	}
+	CHECK(!bad_moves && !bad_flips, "moves and flips equal the reference on %d positions", positions);
+	CHECK(!bad_replay, "300 random games replay legally to their ends");
+
+	/* Batches equal games one at a time from the same streams. */
+	othello_pos st[OTHELLO_BATCH];
+	rng_t rb[OTHELLO_BATCH];
+	othello_game gb[OTHELLO_BATCH];
+	int same = 1;
+	for (int j = 0; j < OTHELLO_BATCH; j++) {
+		othello_start(&st[j]);
+		rng_stream(&rb[j], 3, (uint64_t)j);
+	}
+	othello_random_games(st, rb, gb, OTHELLO_BATCH, true);
+	for (int j = 0; j < OTHELLO_BATCH; j++) {
+		othello_game g1;
+		rng_stream(&r, 3, (uint64_t)j);
+		othello_random_game(&st[j], &r, &g1, true);
+		same &= g1.plies == gb[j].plies && !memcmp(g1.moves, gb[j].moves, (size_t)g1.plies) &&
+			g1.end.me == gb[j].end.me;
+	}
+	CHECK(same, "a batch of %d games equals the games one by one", OTHELLO_BATCH);
+
+	/* Perft from the start (the published counts, depths 1-11). */
+	static const uint64_t perft[] = {4, 12, 56, 244, 1396, 8200, 55092, 390216, 3005288,
+					 24571284, 212258800};
+	othello_start(&p);
+	for (int d = 1; d <= 11; d++) {
+		uint64_t n = othello_perft(&p, d);
+		CHECK(n == perft[d - 1], "perft %d = %llu", d, (unsigned long long)n);
+	}
+
+	/* UCT finds a won corner: white to move wins at once with h8? A
+	 * simpler certainty: with one legal move, every player returns it. */
+	static const char *const only[8] = {
+		"-XOOOOOO", "--------", "--------", "---OO---",
+		"---OO---", "--------", "--------", "--------",
+	};
+	p = board(only, "O");
+	othplay pl;
+	int agree = 1;
+	const char *const specs[] = {"random", "mc:10", "mcts:50"};
+	for (int i = 0; i < 3; i++) {
+		othplay_parse(specs[i], 0.5, 5, &pl);
+		rng_stream(&r, 1, 1);
+		othello_draw d = {.r = &r};
+		agree &= othplay_choose(&pl, &p, &d) == sq("a1");
+		othplay_free(&pl);
+	}
+	CHECK(agree, "random, mc and mcts all play the only legal move");
+
+	/* The random player replays random playouts move for move. */
+	othplay_parse("random", 0.5, 5, &pl);
+	same = 1;
+	for (int gi = 0; gi < 50; gi++) {
+		othello_game g;
+		othello_start(&p);
+		rng_stream(&r, 9, (uint64_t)gi);
+		othello_random_game(&p, &r, &g, true);
+		rng_stream(&r, 9, (uint64_t)gi);
+		othello_draw d = {.r = &r};
+		for (int k = 0; k < g.plies; k++) {
+			int m = othplay_choose(&pl, &p, &d);
+			same &= m == g.moves[k];
+			othello_play(&p, m);
+		}
+		same &= othello_over(&p);
+	}
+	CHECK(same, "the random player plays the random playouts' moves");
+	CHECK(!othplay_parse("mcts:0", 0.5, 5, &pl) && !othplay_parse("mc:x", 0.5, 5, &pl) &&
+		      !othplay_parse("alpha", 0.5, 5, &pl) && othplay_parse("mc:7", 0.5, 5, &pl) &&
+		      pl.kind == OTHPLAY_MC && pl.playouts == 7,
+	      "player specs");
+	return unit_done();
+}
