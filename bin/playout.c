@@ -1,15 +1,17 @@
-/* playout: Othello playouts, matches, Monte Carlo statistics and perft. */
+/* playout: Othello and Calculation playouts, matches, Monte Carlo
+ * statistics and perft. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "calcrun.h"
 #include "cli.h"
 #include "othplay.h"
 #include "othrun.h"
 #include "util.h"
 
 static const char usage_text[] =
-	"Usage: %s [--game othello] [OPTIONS] [FILE]...\n"
+	"Usage: %s [--game othello|calc] [OPTIONS] [FILE]...\n"
 	"Play games to the end and write one row per game:\n"
 	"  game,seed,first_player,first_move,plies,black,white,winner[,moves]\n"
 	"from the standard start, or N games from each position of the FILEs\n"
@@ -17,7 +19,7 @@ static const char usage_text[] =
 	"stdin), whose other columns are carried along after a position column.\n"
 	"\n"
 	"Options:\n"
-	"  -g, --game GAME       othello (the default)\n"
+	"  -g, --game GAME       othello (the default) or calc\n"
 	"  -n, --games N         games per position (default 1)\n"
 	"      --seed S          random seed (default 1); game i draws from the\n"
 	"                        stream (S, i), so shards equal one run\n"
@@ -37,11 +39,28 @@ static const char usage_text[] =
 	"                        (at most 20): depth,leaves,seconds,leaves_per_second\n"
 	"      --show            draw one game's boards for people (not for pipes)\n"
 	"  -q, --quiet           no progress on stderr\n"
+	"\n"
+	"Calculation (--game calc): one row per game,\n"
+	"  game,seed,variant,policy,success,rest,steps[,moves]\n"
+	"from seeded shuffles, or from the decks of the FILEs (column deck: rank\n"
+	"letters A23456789TJQK, top of the stock first; other columns are carried\n"
+	"after a deal column). -n, --seed, --first-game, --moves, --show, --ucb and\n"
+	"--threshold as above, and:\n"
+	"      --policy P        random (default), greedy, mcts, simple or best\n"
+	"      --variant V       no-foundations, three-piles (comma-separated or\n"
+	"                        repeated; default standard)\n"
+	"      --playouts N      mcts: playouts per move (default 10000); best:\n"
+	"                        reshuffles per candidate move (default 64)\n"
+	"      --reward R        mcts and simple: binary (default) or rest:B (B for\n"
+	"                        two cards left, falling to 0 at 25)\n"
+	"      --level L         simple: plies expanded (default 3)\n"
+	"      --width W         simple: playouts per leaf (default 5)\n"
 	CLI_HELP;
 
 enum {
 	OPT_SEED = 256, OPT_FIRST, OPT_MOVES, OPT_BLACK, OPT_WHITE, OPT_UCB, OPT_THRESHOLD,
-	OPT_PER_MOVE, OPT_PERFT, OPT_SHOW
+	OPT_PER_MOVE, OPT_PERFT, OPT_SHOW, OPT_POLICY, OPT_VARIANT, OPT_PLAYOUTS, OPT_REWARD,
+	OPT_LEVEL, OPT_WIDTH
 };
 
 static const struct option long_opts[] = {
@@ -57,6 +76,12 @@ static const struct option long_opts[] = {
 	{"per-move", required_argument, NULL, OPT_PER_MOVE},
 	{"perft", required_argument, NULL, OPT_PERFT},
 	{"show", no_argument, NULL, OPT_SHOW},
+	{"policy", required_argument, NULL, OPT_POLICY},
+	{"variant", required_argument, NULL, OPT_VARIANT},
+	{"playouts", required_argument, NULL, OPT_PLAYOUTS},
+	{"reward", required_argument, NULL, OPT_REWARD},
+	{"level", required_argument, NULL, OPT_LEVEL},
+	{"width", required_argument, NULL, OPT_WIDTH},
 	{"quiet", no_argument, NULL, 'q'},
 	CLI_LONG_OPTIONS,
 	{NULL, 0, NULL, 0},
@@ -70,10 +95,66 @@ static void need_player(const char *opt, const char *spec)
 			  OTHPLAY_MAX_PLAYOUTS);
 }
 
+/* Adds the comma-separated variants of ARG to *V. */
+static void parse_variant(const char *arg, int *v)
+{
+	static const char *const names[] = {"standard", "no-foundations", "three-piles", NULL};
+	static const int flags[] = {0, CALC_NOFOUND, CALC_THREE};
+	char *copy = xstrdup(arg);
+	for (char *t = strtok(copy, ","); t; t = strtok(NULL, ","))
+		*v |= flags[opt_choice("--variant", t, names)];
+	free(copy);
+}
+
+static double parse_reward(const char *arg)
+{
+	if (!strcmp(arg, "binary"))
+		return -1;
+	if (strncmp(arg, "rest:", 5))
+		die_usage("--reward: '%s' is not binary or rest:B", arg);
+	return opt_double("--reward rest:B", arg + 5, 0, 1);
+}
+
+/* The game's options are checked apart: a calc run takes none of
+ * Othello's, and the other way round. */
+static int calc_main(calcrun_opts *c, bool othello_only, int64_t playouts, bool playouts_set)
+{
+	if (othello_only)
+		die_usage("--black, --white, --per-move and --perft are for --game othello");
+	if (c->show && (c->games != 1 || c->moves))
+		die_usage("--show draws a single game: drop -n and --moves");
+	static char name[64];
+	calcplay *p = &c->player;
+	switch (p->kind) {
+	case CALCPLAY_MCTS:
+		p->playouts = (uint32_t)playouts;
+		snprintf(name, sizeof name, "mcts:%u", p->playouts);
+		break;
+	case CALCPLAY_BEST:
+		p->playouts = playouts_set ? (uint32_t)playouts : 64;
+		snprintf(name, sizeof name, "best:%u", p->playouts);
+		break;
+	case CALCPLAY_SIMPLE:
+		snprintf(name, sizeof name, "simple:%dx%d", p->level, p->width);
+		break;
+	case CALCPLAY_GREEDY: snprintf(name, sizeof name, "greedy"); break;
+	default: snprintf(name, sizeof name, "random"); break;
+	}
+	c->policy_name = name;
+	int rc = calcrun_main(c);
+	calcplay_free(p);
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	util_init(argv[0]);
-	static const char *const games[] = {"othello", NULL};
+	static const char *const games[] = {"othello", "calc", NULL};
+	static const char *const policies[] = {"random", "greedy", "mcts", "simple", "best", NULL};
+	int game = 0;
+	calcrun_opts co = {.player = {.bad = -1, .level = 3, .width = 5}};
+	int64_t playouts = 10000;
+	bool playouts_set = false, calc_only = false;
 	othrun_opts o = {
 		.seed = 1, .first = 1, .games = 1, .black = "random", .white = "random",
 		.ucb = 0.5, .threshold = 5,
@@ -83,7 +164,16 @@ int main(int argc, char **argv)
 		if (cli_option(c, optarg, usage_text, &o.out))
 			continue;
 		switch (c) {
-		case 'g': opt_choice("--game", optarg, games); break;
+		case 'g': game = opt_choice("--game", optarg, games); break;
+		case OPT_POLICY: co.player.kind = (calcplay_kind)opt_choice("--policy", optarg, policies); calc_only = true; break;
+		case OPT_VARIANT: parse_variant(optarg, &co.variant); calc_only = true; break;
+		case OPT_PLAYOUTS:
+			playouts = opt_i64("--playouts", optarg, 1, 100000000);
+			playouts_set = calc_only = true;
+			break;
+		case OPT_REWARD: co.player.bad = parse_reward(optarg); calc_only = true; break;
+		case OPT_LEVEL: co.player.level = (int)opt_i64("--level", optarg, 0, 30); calc_only = true; break;
+		case OPT_WIDTH: co.player.width = (int)opt_i64("--width", optarg, 1, 1000000); calc_only = true; break;
 		case 'n':
 			o.games = opt_i64("-n", optarg, 1, OTHRUN_MAX_GAMES - 1);
 			o.games_set = true;
@@ -102,6 +192,26 @@ int main(int argc, char **argv)
 		default: util_try_help();
 		}
 	}
+	bool othello_only = o.per_move || o.perft || strcmp(o.black, "random") || strcmp(o.white, "random");
+	if (game == 1) {
+		co.seed = o.seed;
+		co.first = o.first;
+		co.games = o.games;
+		co.moves = o.moves;
+		co.show = o.show;
+		co.quiet = o.quiet;
+		co.player.ucb = o.ucb;
+		co.player.threshold = o.threshold;
+		co.out = o.out;
+		co.files = argv + optind;
+		co.nfiles = argc - optind;
+		if (o.first - 1 > OTHRUN_MAX_GAMES - 1 - o.games)
+			die_usage("--first-game plus the number of games passes %lld",
+				  (long long)OTHRUN_MAX_GAMES);
+		return calc_main(&co, othello_only, playouts, playouts_set);
+	}
+	if (calc_only)
+		die_usage("--policy, --variant, --playouts, --reward, --level and --width are for --game calc");
 	int modes = (o.per_move > 0) + (o.perft > 0) + o.show;
 	if (modes > 1)
 		die_usage("--per-move, --perft and --show are separate modes: choose one");

@@ -1,0 +1,206 @@
+#include "calcplay.h"
+
+#include "util.h"
+
+double calcplay_reward(const calc_state *s, double bad)
+{
+	if (calc_success(s))
+		return 1.0;
+	if (bad < 0)
+		return 0.0;
+	int rest = calc_rest(s);
+	if (rest > 24)
+		return 0.0;
+	double x = 1.0 - (double)(rest - 2) / 24.0;
+	return bad * x * x;
+}
+
+void calcplay_free(calcplay *p)
+{
+	mcts_free(&p->tree);
+}
+
+/* A random game from S with the unseen cards reshuffled: its reward. */
+static double playout(const calc_state *s, rng_t *r, double bad)
+{
+	calc_state c = *s;
+	calc_resample(&c, r);
+	calc_random_playout(&c, r);
+	return calcplay_reward(&c, bad);
+}
+
+/* Puts back the card a move turned, so that the search branches on it. */
+static bool unturn(calc_state *s, int move)
+{
+	if (CALC_FROM(move) != 0 || !s->hand)
+		return false;
+	s->next--;
+	s->hand = 0;
+	return true;
+}
+
+/* Turns RANK as the next card (it must be among the unseen ones). */
+static void turn_rank(calc_state *s, int rank)
+{
+	for (int j = s->next; j < s->ncards; j++) {
+		if (s->stock[j] == rank) {
+			s->stock[j] = s->stock[s->next];
+			s->stock[s->next] = (uint8_t)rank;
+			break;
+		}
+	}
+	s->hand = s->stock[s->next++];
+}
+
+/* UCT. Decision nodes have one child per distinct move; a move that turns
+ * a card leads to a chance node with one child per rank, entered by the
+ * card this iteration's reshuffled stock turns up. */
+static int mcts_move(calcplay *p, const calc_state *s, rng_t *r)
+{
+	mcts_tree *t = &p->tree;
+	int moves[CALC_MAX_MOVES];
+	int n = calc_moves(s, moves, true);
+	if (n == 1)
+		return moves[0];
+	int32_t m32[CALC_MAX_MOVES];
+	for (int i = 0; i < n; i++)
+		m32[i] = moves[i];
+	mcts_reset(t);
+	mcts_expand(t, 0, m32, (uint32_t)n);
+	static const int32_t ranks[13] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13};
+	uint32_t path[4 * 52 + 8];
+	for (uint32_t it = 0; it < p->playouts; it++) {
+		calc_state c = *s;
+		calc_resample(&c, r);
+		uint32_t node = 0, depth = 0;
+		path[depth++] = 0;
+		while (!calc_over(&c)) {
+			if (!t->node[node].nchild) {
+				if (t->node[node].visits < p->threshold)
+					break;
+				int k = calc_moves(&c, moves, true);
+				for (int i = 0; i < k; i++)
+					m32[i] = moves[i];
+				mcts_expand(t, node, m32, (uint32_t)k);
+			}
+			node = mcts_select(t, node, p->ucb);
+			int move = t->node[node].move;
+			bool turned = CALC_FROM(move) == 0;
+			calc_play(&c, move);
+			path[depth++] = node;
+			if (turned && c.hand) {
+				if (!t->node[node].nchild)
+					mcts_expand(t, node, ranks, 13);
+				node = t->node[node].child + (uint32_t)(c.hand - 1);
+				path[depth++] = node;
+			}
+		}
+		double reward;
+		calc_random_playout(&c, r);
+		reward = calcplay_reward(&c, p->bad);
+		while (depth--) {
+			t->node[path[depth]].visits++;
+			t->node[path[depth]].score += reward;
+		}
+	}
+	return t->node[mcts_best(t, 0)].move;
+}
+
+/* The seed's fixed-depth tree: LEVEL plies expanded (a turned card is a
+ * ply), chance nodes averaged over the unseen cards, decision nodes
+ * maximised, WIDTH random playouts at each leaf. */
+static double simple_value(const calcplay *p, calc_state *c, int level, rng_t *r, int *best)
+{
+	if (calc_over(c))
+		return calcplay_reward(c, p->bad);
+	if (!level) {
+		double sum = 0;
+		for (int i = 0; i < p->width; i++)
+			sum += playout(c, r, p->bad);
+		return sum / p->width;
+	}
+	if (!c->hand && c->next < c->ncards) {
+		int count[14] = {0};
+		for (int j = c->next; j < c->ncards; j++)
+			count[c->stock[j]]++;
+		double sum = 0;
+		for (int rank = 1; rank <= 13; rank++) {
+			if (!count[rank])
+				continue;
+			calc_state d = *c;
+			turn_rank(&d, rank);
+			sum += count[rank] * simple_value(p, &d, level - 1, r, NULL);
+		}
+		return sum / (c->ncards - c->next);
+	}
+	int moves[CALC_MAX_MOVES];
+	int n = calc_moves(c, moves, true);
+	double best_v = -1;
+	for (int i = 0; i < n; i++) {
+		calc_state d = *c;
+		calc_play(&d, moves[i]);
+		unturn(&d, moves[i]);
+		double v = simple_value(p, &d, level - 1, r, NULL);
+		if (v > best_v) {
+			best_v = v;
+			if (best)
+				*best = moves[i];
+		}
+	}
+	return best_v;
+}
+
+/* Best: for each distinct move, the same reshuffles of the unseen cards
+ * (common random numbers, so moves are compared on equal deals) played
+ * out by the greedy rule; the move with the most successes, then the
+ * fewest cards left. */
+static int best_move(const calcplay *p, const calc_state *s, rng_t *r)
+{
+	int moves[CALC_MAX_MOVES];
+	int n = calc_moves(s, moves, true);
+	if (n == 1)
+		return moves[0];
+	uint64_t key = rng_next(r);
+	double best_v = -1;
+	int best = moves[0];
+	for (int i = 0; i < n; i++) {
+		double v = 0;
+		rng_t rr;
+		for (uint32_t k = 0; k < p->playouts; k++) {
+			rng_stream(&rr, key, k);
+			calc_state c = *s;
+			calc_play(&c, moves[i]);
+			unturn(&c, moves[i]);
+			calc_resample(&c, &rr);
+			if (!c.hand && c.next < c.ncards)
+				c.hand = c.stock[c.next++];
+			calc_greedy_playout(&c);
+			v += calc_success(&c) ? 1000.0 : 52.0 - calc_rest(&c);
+		}
+		if (v > best_v) {
+			best_v = v;
+			best = moves[i];
+		}
+	}
+	return best;
+}
+
+int calcplay_move(calcplay *p, const calc_state *s, rng_t *r)
+{
+	int moves[CALC_MAX_MOVES];
+	switch (p->kind) {
+	case CALCPLAY_GREEDY: return calc_greedy_move(s);
+	case CALCPLAY_MCTS: return mcts_move(p, s, r);
+	case CALCPLAY_BEST: return best_move(p, s, r);
+	case CALCPLAY_SIMPLE: {
+		calc_state c = *s;
+		int best = -1;
+		simple_value(p, &c, p->level, r, &best);
+		return best;
+	}
+	default: {
+		int n = calc_moves(s, moves, false);
+		return moves[rng_below(r, (uint64_t)n)];
+	}
+	}
+}

@@ -1,0 +1,33 @@
+/* calcplay: Calculation players: random, greedy, mcts (UCT with chance
+ * nodes on the next stock card), simple (the seed's fixed-depth tree) and
+ * best. The searching players see the unseen cards as a multiset, never
+ * their order: each playout first reshuffles the face-down cards. */
+#ifndef YOMI_CALCPLAY_H
+#define YOMI_CALCPLAY_H
+
+#include <stdint.h>
+
+#include "calc.h"
+#include "mcts.h"
+#include "rng.h"
+
+typedef enum { CALCPLAY_RANDOM, CALCPLAY_GREEDY, CALCPLAY_MCTS, CALCPLAY_SIMPLE, CALCPLAY_BEST } calcplay_kind;
+
+typedef struct {
+	calcplay_kind kind;
+	uint32_t playouts;  /* mcts: per move; best: per candidate move */
+	double ucb;
+	uint32_t threshold;
+	double bad;         /* reward for two cards left; < 0: binary reward */
+	int level, width;   /* simple */
+	mcts_tree tree;
+} calcplay;
+
+/* The reward of a finished game: 1 for success; with B >= 0 the seed's
+ * shaped reward B (1 - (rest - 2) / 24)^2 for rest <= 24, else 0. */
+double calcplay_reward(const calc_state *s, double bad);
+/* The player's move in S (not over). */
+int calcplay_move(calcplay *p, const calc_state *s, rng_t *r);
+void calcplay_free(calcplay *p);
+
+#endif

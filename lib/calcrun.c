@@ -1,0 +1,214 @@
+#include "calcrun.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "output.h"
+#include "table.h"
+#include "util.h"
+
+typedef struct {
+	uint8_t deck[52];
+	char **extra;
+} deal;
+
+typedef struct {
+	deal *d;
+	size_t n, cap;
+	char **names;
+	size_t nnames;
+} deals;
+
+static void read_decks(deals *ds, const char *path, int variant)
+{
+	table_t *t = table_open(path, NULL);
+	const char *name = table_name(t);
+	int cd = table_need_col(t, "deck");
+	size_t nc = table_ncols(t), nextra = 0;
+	size_t *cols = xmalloc(nc * sizeof *cols);
+	for (size_t c = 0; c < nc; c++)
+		if ((int)c != cd)
+			cols[nextra++] = c;
+	if (!ds->names) {
+		ds->nnames = nextra;
+		ds->names = xmalloc((nextra + 1) * sizeof *ds->names);
+		for (size_t i = 0; i < nextra; i++)
+			ds->names[i] = xstrdup(table_colname(t, cols[i]));
+	} else {
+		bool same = nextra == ds->nnames;
+		for (size_t i = 0; same && i < nextra; i++)
+			same = !strcmp(table_colname(t, cols[i]), ds->names[i]);
+		if (!same)
+			die("%s: its other columns differ from the first table's", name);
+	}
+	while (table_read_row(t)) {
+		util_grow((void **)&ds->d, &ds->cap, ds->n + 1, sizeof *ds->d);
+		deal *d = &ds->d[ds->n++];
+		const char *err = calc_parse_deck(table_field(t, (size_t)cd), variant, d->deck);
+		if (err)
+			die_at(name, table_line(t), "%s", err);
+		d->extra = xmalloc((nextra + 1) * sizeof *d->extra);
+		for (size_t i = 0; i < nextra; i++)
+			d->extra[i] = xstrdup(table_field(t, cols[i]));
+	}
+	free(cols);
+	table_close(t);
+}
+
+static void deals_free(deals *ds)
+{
+	for (size_t i = 0; i < ds->n; i++) {
+		for (size_t k = 0; k < ds->nnames; k++)
+			free(ds->d[i].extra[k]);
+		free(ds->d[i].extra);
+	}
+	for (size_t k = 0; k < ds->nnames; k++)
+		free(ds->names[k]);
+	free(ds->names);
+	free(ds->d);
+}
+
+static const char *variant_name(int v)
+{
+	static const char *const names[] = {"standard", "no-foundations", "three-piles",
+					    "no-foundations+three-piles"};
+	return names[v & 3];
+}
+
+/* Plays one game from S with the player; fills MOVES (names joined by
+ * spaces) when asked. */
+static void play(calcrun_opts *o, calc_state *s, rng_t *r, char *moves, size_t *mlen)
+{
+	*mlen = 0;
+	while (!calc_over(s)) {
+		int m = calcplay_move(&o->player, s, r);
+		if (m < 0 || !calc_legal(s, m))
+			die("internal error: the %s player chose an illegal move", o->policy_name);
+		if (moves) {
+			if (*mlen)
+				moves[(*mlen)++] = ' ';
+			calc_move_name(s, m, moves + *mlen);
+			*mlen += strlen(moves + *mlen);
+		}
+		calc_play(s, m);
+	}
+}
+
+static void show_state(FILE *f, const calc_state *s)
+{
+	fprintf(f, "hand %c  stock %d\n", s->hand ? calc_rank_char(s->hand) : '-',
+		s->ncards - s->next);
+	for (int k = 0; k < 4; k++) {
+		fprintf(f, "F%d ", k + 1);
+		for (int n = 0; n < s->found[k]; n++)
+			fputc(calc_rank_char(calc_need(k, n)), f);
+		if (s->found[k] < 13)
+			fprintf(f, " (next %c)", calc_rank_char(calc_need(k, s->found[k])));
+		fputc('\n', f);
+	}
+	for (int w = 0; w < s->npiles; w++) {
+		fprintf(f, "W%d ", w + 1);
+		for (int i = 0; i < s->len[w]; i++)
+			fputc(calc_rank_char(s->pile[w][i]), f);
+		fputc('\n', f);
+	}
+}
+
+static void run_show(calcrun_opts *o, const deals *ds)
+{
+	rng_t r;
+	uint8_t deck[52];
+	rng_stream(&r, o->seed, (ds->n ? (uint64_t)1 << 40 : 0) + (uint64_t)o->first);
+	if (ds->n)
+		memcpy(deck, ds->d[0].deck, 52);
+	else
+		calc_shuffle(o->variant, &r, deck);
+	calc_state s;
+	calc_deal(&s, o->variant, deck);
+	char text[53];
+	calc_format_deck(deck, calc_stock_size(o->variant), text);
+	FILE *f = stdout;
+	fprintf(f, "game %lld, seed %llu, %s, %s\ndeck %s\n\n", (long long)o->first,
+		(unsigned long long)o->seed, variant_name(o->variant), o->policy_name, text);
+	show_state(f, &s);
+	while (!calc_over(&s)) {
+		int m = calcplay_move(&o->player, &s, &r);
+		char name[8];
+		calc_move_name(&s, m, name);
+		calc_play(&s, m);
+		fprintf(f, "\n%d. %s\n", s.steps, name);
+		show_state(f, &s);
+	}
+	fprintf(f, "\n%s, %d cards left\n", calc_success(&s) ? "success" : "failure", calc_rest(&s));
+	if (fflush(f) || ferror(f))
+		die("write error on standard output");
+}
+
+int calcrun_main(calcrun_opts *o)
+{
+	deals ds = {0};
+	for (int i = 0; i < o->nfiles; i++)
+		read_decks(&ds, o->files[i], o->variant);
+	if (o->show) {
+		if (ds.n > 1)
+			die("--show draws one game: give one deck, not %zu", ds.n);
+		run_show(o, &ds);
+		deals_free(&ds);
+		return 0;
+	}
+	out_t *out = out_open(o->out.path, &o->out.opts);
+	if (o->nfiles) {
+		out_field(out, "deal");
+		for (size_t k = 0; k < ds.nnames; k++)
+			out_field(out, ds.names[k]);
+	}
+	static const char *const cols[] = {"game", "seed", "variant", "policy", "success", "rest", "steps"};
+	for (size_t k = 0; k < sizeof cols / sizeof *cols; k++)
+		out_field(out, cols[k]);
+	if (o->moves)
+		out_field(out, "moves");
+	out_end_row(out);
+	size_t ndeals = o->nfiles ? ds.n : 1;
+	bool show = !o->quiet && isatty(STDERR_FILENO);
+	size_t total = ndeals * (size_t)o->games, done = 0;
+	char moves[52 * 8 * 2];
+	for (size_t p = 0; p < ndeals; p++) {
+		for (int64_t k = 0; k < o->games; k++) {
+			int64_t id = o->first + k;
+			rng_t r;
+			rng_stream(&r, o->seed, (o->nfiles ? (uint64_t)(p + 1) << 40 : 0) + (uint64_t)id);
+			uint8_t deck[52];
+			if (o->nfiles)
+				memcpy(deck, ds.d[p].deck, 52);
+			else
+				calc_shuffle(o->variant, &r, deck);
+			calc_state s;
+			calc_deal(&s, o->variant, deck);
+			size_t mlen;
+			play(o, &s, &r, o->moves ? moves : NULL, &mlen);
+			if (o->nfiles) {
+				out_int(out, (int64_t)p + 1);
+				for (size_t c = 0; c < ds.nnames; c++)
+					out_field(out, ds.d[p].extra[c]);
+			}
+			out_int(out, id);
+			out_int(out, (int64_t)o->seed);
+			out_field(out, variant_name(o->variant));
+			out_field(out, o->policy_name);
+			out_int(out, calc_success(&s));
+			out_int(out, calc_rest(&s));
+			out_int(out, s.steps);
+			if (o->moves)
+				out_field_n(out, moves, mlen);
+			out_end_row(out);
+			if (show && (++done & 255) == 0)
+				cli_progress(true, "game", done, total);
+		}
+	}
+	cli_progress(show, "game", total, total);
+	out_close(out);
+	deals_free(&ds);
+	return 0;
+}
