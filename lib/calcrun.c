@@ -109,7 +109,7 @@ static void show_state(FILE *f, const calc_state *s)
 		fputc('\n', f);
 	}
 	for (int w = 0; w < s->npiles; w++) {
-		fprintf(f, "W%d ", w + 1);
+		fprintf(f, "W%d%s", w + 1, s->len[w] ? " " : "");
 		for (int i = 0; i < s->len[w]; i++)
 			fputc(calc_rank_char(s->pile[w][i]), f);
 		fputc('\n', f);

@@ -11,7 +11,7 @@ AFTER_F5_D6_C3="------------------X--------XX------OXX-----O--------------------
 @test "--help and --version" {
 	run playout --help
 	assert_success
-	assert_line --index 0 "Usage: playout [--game othello] [OPTIONS] [FILE]..."
+	assert_line --index 0 "Usage: playout [--game othello|calc] [OPTIONS] [FILE]..."
 	assert_line --partial "--per-move N"
 	run playout --version
 	assert_output "playout (yomi) 0.1.0"
@@ -238,7 +238,7 @@ draw"
 	assert_line --index 0 "playout: --first-game plus the number of games passes 4294967296"
 	run playout --game chess
 	assert_failure 2
-	assert_line --index 0 "playout: invalid --game 'chess': expected one of othello"
+	assert_line --index 0 "playout: invalid --game 'chess': expected one of othello, calc"
 	run playout --seed -1
 	assert_failure 2
 }
@@ -251,4 +251,105 @@ draw"
 	run bash -c "playout -n 5 > /dev/full"
 	assert_failure 1
 	assert_output --partial "write error"
+}
+
+# Calculation. WIN: each foundation's missing cards in turn.
+WIN=23456789TJQK468TQA3579JK69Q258JA47TK8Q37J26TA59K
+
+@test "calc: seeded deals, one exact row per game" {
+	run playout -g calc -n 3 --seed 7
+	assert_success
+	assert_output "game,seed,variant,policy,success,rest,steps
+1,7,standard,random,0,36,58
+2,7,standard,random,0,40,54
+3,7,standard,random,0,42,52"
+	run playout -g calc -n 2 --policy greedy --variant three-piles,no-foundations --seed 7
+	assert_output "game,seed,variant,policy,success,rest,steps
+1,7,no-foundations+three-piles,greedy,0,30,56
+2,7,no-foundations+three-piles,greedy,0,25,59"
+}
+
+@test "calc: shards reproduce the unsplit run for every policy" {
+	for p in "--policy random" "--policy greedy" "--policy mcts --playouts 30" "--policy simple --level 1 --width 2" "--policy best --playouts 3"; do
+		playout -g calc -n 6 --seed 3 --moves $p > all.csv
+		{ playout -g calc -n 2 --seed 3 --moves $p; playout -g calc --first-game 3 -n 4 --seed 3 --moves $p | tail -n +2; } > shards.csv
+		run cmp all.csv shards.csv
+		assert_success
+	done
+}
+
+@test "calc: a deck from a table, its columns carried; the move list" {
+	printf 'name,deck\nwin,%s\n' "$WIN" > d.csv
+	run playout -g calc --policy greedy --moves d.csv
+	assert_success
+	assert_line --index 0 "deal,name,game,seed,variant,policy,success,rest,steps,moves"
+	assert_line --index 1 --regexp '^1,win,1,1,standard,greedy,1,0,48,2>F1 3>F1 4>F1 .* 4>F2 6>F2 .* 9>F4 K>F4$'
+	run bash -c "printf 'deck\n%s\n' '$WIN' | playout -g calc --show --policy greedy - | sed -n '1,9p;\$p'"
+	assert_output "game 1, seed 1, standard, greedy
+deck $WIN
+
+hand 2  stock 47
+F1 A (next 2)
+F2 2 (next 4)
+F3 3 (next 6)
+F4 4 (next 8)
+W1
+success, 0 cards left"
+}
+
+@test "calc: every policy runs and logs its parameters" {
+	run bash -c "playout -g calc -n 2 --policy mcts --playouts 50 --reward rest:0.05 | cut -d, -f4 | tail -1"
+	assert_output "mcts:50"
+	run bash -c "playout -g calc -n 1 --policy simple --level 2 --width 3 | cut -d, -f4 | tail -1"
+	assert_output "simple:2x3"
+	run bash -c "playout -g calc -n 1 --policy best | cut -d, -f4 | tail -1"
+	assert_output "best:64"
+	# Rest is never 1.
+	run bash -c "playout -g calc -n 3000 --policy greedy -q | awk -F, 'NR > 1 && \$6 == 1' | wc -l"
+	assert_output "0"
+}
+
+@test "calc: bad decks and options" {
+	printf 'deck\n%s\nA23\n' "$WIN" > short.csv
+	run playout -g calc short.csv
+	assert_failure 1
+	assert_output "playout: short.csv:3: deck must have 48 cards (A23456789TJQK)"
+	printf 'deck\n%s\n' "$(echo "$WIN" | tr K x)" > letters.csv
+	run playout -g calc letters.csv
+	assert_failure 1
+	assert_output "playout: letters.csv:2: deck may hold only the rank letters A23456789TJQK"
+	printf 'deck\n%s\n' "$(echo "$WIN" | sed 's/^2/K/')" > five.csv
+	run playout -g calc five.csv
+	assert_failure 1
+	assert_output "playout: five.csv:2: deck has a rank more than four times"
+	printf 'deck\n%s\n' "$(echo "$WIN" | sed 's/K$/A/')" > starter.csv
+	run playout -g calc starter.csv
+	assert_failure 1
+	assert_output "playout: starter.csv:2: deck holds a fourth A, 2, 3 or 4: those start the foundations"
+	run playout -g calc --variant no-foundations starter.csv
+	assert_failure 1
+	assert_output "playout: starter.csv:2: deck must have 52 cards (A23456789TJQK)"
+	printf 'x\n1\n' > nodeck.csv
+	run playout -g calc nodeck.csv
+	assert_failure 1
+	assert_output --partial "nodeck.csv"
+	run playout -g calc --policy alpha
+	assert_failure 2
+	assert_line --index 0 "playout: invalid --policy 'alpha': expected one of random, greedy, mcts, simple, best"
+	run playout -g calc --variant easy
+	assert_failure 2
+	assert_line --index 0 "playout: invalid --variant 'easy': expected one of standard, no-foundations, three-piles"
+	run playout -g calc --reward rest:2
+	assert_failure 2
+	run playout -g calc --reward linear
+	assert_failure 2
+	assert_line --index 0 "playout: --reward: 'linear' is not binary or rest:B"
+	run playout -g calc --playouts 0
+	assert_failure 2
+	run playout -g calc --perft 3
+	assert_failure 2
+	assert_line --index 0 "playout: --black, --white, --per-move and --perft are for --game othello"
+	run playout --policy greedy
+	assert_failure 2
+	assert_line --index 0 "playout: --policy, --variant, --playouts, --reward, --level and --width are for --game calc"
 }

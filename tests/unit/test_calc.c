@@ -1,0 +1,223 @@
+/* Calculation rules on hand-made decks, rest never 1, the variants, an
+ * exact solver for known decks, and legal replays of every policy. */
+#include <stdlib.h>
+
+#include "calc.h"
+#include "calcplay.h"
+#include "unit.h"
+#include "util.h"
+
+/* Each foundation's missing cards in turn: every hand card fits at once. */
+static const char WIN[] = "23456789TJQK" "468TQA3579JK" "69Q258JA47TK" "8Q37J26TA59K";
+/* Four of each rank from K down: everything gets buried. */
+static const char DOWN[] = "KKKKQQQQJJJJTTTT99998888777766665555444333222AAA";
+
+static calc_state deal(const char *deck, int variant)
+{
+	uint8_t d[52];
+	const char *err = calc_parse_deck(deck, variant, d);
+	if (err)
+		die("bad test deck: %s", err);
+	calc_state s;
+	calc_deal(&s, variant, d);
+	return s;
+}
+
+/* Perfect information: can S still be won? A set of visited states (by a
+ * 64-bit hash) keeps the search small. */
+typedef struct {
+	uint64_t *slot;
+	size_t cap;
+	long nodes;
+} seen_t;
+
+static uint64_t state_hash(const calc_state *s)
+{
+	uint64_t h = 0x9E3779B97F4A7C15u ^ s->next ^ (uint64_t)s->hand << 8;
+	for (int k = 0; k < 4; k++)
+		h = h * 31 + s->found[k];
+	for (int w = 0; w < s->npiles; w++) {
+		h = h * 1000003u + 99;
+		for (int i = 0; i < s->len[w]; i++)
+			h = h * 131 + s->pile[w][i];
+	}
+	return rng_mix64(h) | 1;
+}
+
+static bool seen_add(seen_t *t, uint64_t h)
+{
+	size_t i = h & (t->cap - 1);
+	while (t->slot[i]) {
+		if (t->slot[i] == h)
+			return false;
+		i = (i + 1) & (t->cap - 1);
+	}
+	t->slot[i] = h;
+	return true;
+}
+
+static bool winnable(const calc_state *s, seen_t *t)
+{
+	if (calc_success(s))
+		return true;
+	if (!seen_add(t, state_hash(s)) || ++t->nodes > 2000000)
+		return false;
+	int m[CALC_MAX_MOVES];
+	int n = calc_moves(s, m, true);
+	for (int i = 0; i < n; i++) {
+		calc_state c = *s;
+		calc_play(&c, m[i]);
+		if (winnable(&c, t))
+			return true;
+	}
+	return false;
+}
+
+static bool solve(const calc_state *s, long *nodes)
+{
+	seen_t t = {.cap = (size_t)1 << 23};
+	t.slot = xcalloc(t.cap, sizeof *t.slot);
+	bool w = winnable(s, &t);
+	*nodes = t.nodes;
+	free(t.slot);
+	return w;
+}
+
+int main(void)
+{
+	util_init("unit");
+	CHECK(calc_need(0, 1) == 2 && calc_need(1, 1) == 4 && calc_need(2, 1) == 6 &&
+		      calc_need(3, 1) == 8 && calc_need(1, 6) == 1 && calc_need(3, 12) == 13 &&
+		      calc_need(3, 13) == 0,
+	      "foundation needs: k(n+1) mod 13, 0 read as K; complete at 13");
+	char seq[14];
+	for (int n = 0; n < 13; n++)
+		seq[n] = calc_rank_char(calc_need(3, n));
+	seq[13] = '\0';
+	CHECK_STR(seq, "48Q37J26TA59K", "F4's sequence");
+
+	/* A deck won by playing each card straight to its foundation. */
+	calc_state s = deal(WIN, 0);
+	CHECK(s.hand == 2 && s.next == 1 && s.found[0] == 1 && s.npiles == 4, "deal turns the first card");
+	calc_greedy_playout(&s);
+	CHECK(calc_success(&s) && calc_rest(&s) == 0 && s.steps == 48 && calc_over(&s),
+	      "WIN: greedy plays 48 cards straight up");
+	long nodes;
+	s = deal(WIN, 0);
+	CHECK(solve(&s, &nodes), "WIN: the exact solver agrees");
+
+	/* A deck no simple play wins (whether perfect play can is open: the
+	 * exact search below gives up after 50 million states on it). */
+	s = deal(DOWN, 0);
+	calc_greedy_playout(&s);
+	CHECK(!calc_success(&s) && calc_over(&s) && calc_rest(&s) > 1, "DOWN: greedy fails (rest %d)",
+	      calc_rest(&s));
+	int wins = 0;
+	rng_t rd;
+	for (int i = 0; i < 1000; i++) {
+		s = deal(DOWN, 0);
+		rng_stream(&rd, 2, (uint64_t)i);
+		calc_random_playout(&s, &rd);
+		wins += calc_success(&s);
+	}
+	CHECK(!wins, "DOWN: 1000 random games all fail");
+
+	/* Moves and names. */
+	s = deal(WIN, 0);
+	int m[CALC_MAX_MOVES];
+	int n = calc_moves(&s, m, false);
+	char name[8];
+	calc_move_name(&s, m[0], name);
+	CHECK(n == 5 && m[0] == CALC_MOVE(0, 0) && !strcmp(name, "2>F1"), "hand 2: to F1 or any of 4 piles");
+	CHECK(calc_moves(&s, m, true) == 2, "distinct: the empty piles are one move");
+	calc_play(&s, CALC_MOVE(0, 5));
+	calc_move_name(&s, CALC_MOVE(1 + 1, 0), name);
+	CHECK(s.hand == 3 && s.len[1] == 1 && !strcmp(name, "W2>F1") && calc_legal(&s, CALC_MOVE(2, 0)) &&
+		      !calc_legal(&s, CALC_MOVE(0, 0)),
+	      "2 to W2; then W2>F1 is legal, 3>F1 is not");
+
+	/* Decks as text. */
+	uint8_t d[52];
+	CHECK_STR(calc_parse_deck("A23", 0, d), "deck must have 48 cards (A23456789TJQK)", "short deck");
+	CHECK_STR(calc_parse_deck(WIN, CALC_NOFOUND, d), "deck must have 52 cards (A23456789TJQK)",
+		  "no-foundations wants 52");
+	char bad[49];
+	memcpy(bad, WIN, 49);
+	bad[5] = 'x';
+	CHECK_STR(calc_parse_deck(bad, 0, d), "deck may hold only the rank letters A23456789TJQK", "letter");
+	memcpy(bad, WIN, 49);
+	bad[0] = 'K'; /* a fifth K in place of a 2 */
+	CHECK_STR(calc_parse_deck(bad, 0, d), "deck has a rank more than four times", "five kings");
+	memcpy(bad, WIN, 49);
+	bad[47] = 'A'; /* the last K becomes a fourth A */
+	CHECK_STR(calc_parse_deck(bad, 0, d), "deck holds a fourth A, 2, 3 or 4: those start the foundations",
+		  "starter in the stock");
+
+	/* Variants. */
+	char full[53];
+	snprintf(full, sizeof full, "A234%s", WIN);
+	s = deal(full, CALC_NOFOUND);
+	CHECK(s.found[0] == 0 && s.ncards == 52 && s.hand == 1 && calc_moves(&s, m, false) == 5 &&
+		      m[0] == CALC_MOVE(0, 0),
+	      "no-foundations: empty foundations, an A goes to F1");
+	calc_greedy_playout(&s);
+	CHECK(calc_success(&s) && s.steps == 52, "no-foundations: A234 then WIN is won straight up");
+	s = deal(WIN, CALC_THREE);
+	CHECK(s.npiles == 3 && calc_moves(&s, m, false) == 4, "three-piles: three waste piles");
+
+	/* Rest is never 1; every policy's moves replay legally. */
+	rng_t r;
+	int rest1 = 0, illegal = 0, games = 0;
+	long hist[53] = {0};
+	for (int v = 0; v < 4; v++) {
+		for (int i = 0; i < 2000; i++) {
+			uint8_t deck[52];
+			rng_stream(&r, 5, (uint64_t)(v * 100000 + i));
+			calc_shuffle(v, &r, deck);
+			calc_deal(&s, v, deck);
+			if (i & 1)
+				calc_greedy_playout(&s);
+			else
+				calc_random_playout(&s, &r);
+			rest1 += calc_rest(&s) == 1;
+			hist[calc_rest(&s)]++;
+			games++;
+		}
+	}
+	CHECK(!rest1 && hist[0] + hist[2] > 0, "rest is never 1 in %d games of all variants", games);
+	calcplay pl[] = {
+		{.kind = CALCPLAY_RANDOM},
+		{.kind = CALCPLAY_GREEDY},
+		{.kind = CALCPLAY_MCTS, .playouts = 50, .ucb = 0.5, .threshold = 5, .bad = 0.05},
+		{.kind = CALCPLAY_SIMPLE, .level = 2, .width = 2, .bad = -1},
+		{.kind = CALCPLAY_BEST, .playouts = 4},
+	};
+	for (size_t p = 0; p < sizeof pl / sizeof *pl; p++) {
+		for (int i = 0; i < 3; i++) {
+			uint8_t deck[52];
+			rng_stream(&r, 8, (uint64_t)i);
+			calc_shuffle(i == 2 ? CALC_THREE : 0, &r, deck);
+			calc_deal(&s, i == 2 ? CALC_THREE : 0, deck);
+			while (!calc_over(&s)) {
+				int mv = calcplay_move(&pl[p], &s, &r);
+				if (!calc_legal(&s, mv)) {
+					illegal++;
+					break;
+				}
+				calc_play(&s, mv);
+			}
+		}
+		calcplay_free(&pl[p]);
+	}
+	CHECK(!illegal, "random, greedy, mcts, simple and best play only legal moves");
+	CHECK(calcplay_reward(&s, -1) == (calc_success(&s) ? 1.0 : 0.0), "binary reward");
+	calc_state two = deal(WIN, 0);
+	two.found[0] = 13; /* a stand-in: only rest matters below */
+	two.len[0] = 2;
+	CHECK(calcplay_reward(&two, 0.05) == 0.05, "shaped reward: B at two cards left");
+	two.len[0] = 14;
+	CHECK(calcplay_reward(&two, 0.05) > 0 && calcplay_reward(&two, 0.05) < 0.05, "falls with rest");
+	two.len[0] = 25;
+	CHECK(calcplay_reward(&two, 0.05) == 0, "0 beyond 24 cards");
+	return unit_done();
+}
