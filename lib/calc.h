@@ -33,7 +33,9 @@
 #include "rng.h"
 
 enum { CALC_NOFOUND = 1, CALC_THREE = 2 }; /* variant flags */
-enum { CALC_MAX_MOVES = 12 };              /* 4 + 4 + 4 */
+/* Hand to 4 foundations and 4 piles; each pile top to up to 4 foundations
+ * (several can need the same rank at once). */
+enum { CALC_MAX_MOVES = 4 + 4 + 16 };
 /* A move: from (0 hand, 1..4 waste pile) to (0..3 foundation, 4..7 waste
  * pile), coded from * 8 + to. */
 #define CALC_MOVE(from, to) ((from) * 8 + (to))

@@ -172,3 +172,17 @@ RSCRIPT
 	assert_failure 2
 	assert_output "othello-first-move.sh: --board needs --turn X or O"
 }
+
+@test "calc-success.sh: the seed's tables with intervals, merged shards equal one run, a PNG" {
+	run "$TOP/pipelines/calc-success.sh" --games 6 --playouts "20 200" --trees "1x2" --reward rest:0.05 -j 2 -o cs
+	assert_success
+	assert_line "success against playouts per move (mcts):"
+	assert_line "playouts,count,rate_success_1,rate_success_1_lo,rate_success_1_hi,mean_rest"
+	assert_line "level,width,count,rate_success_1,rate_success_1_lo,rate_success_1_hi,mean_rest"
+	run bash -c "playout -g calc -n 6 --policy mcts --playouts 200 --reward rest:0.05 | summarize count rate:success=1 mean:rest"
+	one=$(tail -1 <<<"$output")
+	run sed -n 3p cs/playouts.csv
+	assert_output "200,$one"
+	run file -b cs/success.png
+	assert_output --partial "PNG image data"
+}

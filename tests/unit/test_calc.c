@@ -136,6 +136,18 @@ int main(void)
 		      !calc_legal(&s, CALC_MOVE(0, 0)),
 	      "2 to W2; then W2>F1 is legal, 3>F1 is not");
 
+	/* Two foundations needing the hand's rank, four piles topped by it:
+	 * 2 + 4 + 8 moves (more than 12, the bound once used here). */
+	calc_state many = deal(WIN, 0);
+	many.found[0] = 5; /* F1 A..5 needs a 6, as F3 does */
+	many.hand = 6;
+	for (int w = 0; w < 4; w++) {
+		many.len[w] = 1;
+		many.pile[w][0] = 6;
+	}
+	int mm[CALC_MAX_MOVES];
+	CHECK(calc_moves(&many, mm, false) == 14 && mm[13] == CALC_MOVE(4, 2), "14 moves in a crowded position");
+
 	/* Decks as text. */
 	uint8_t d[52];
 	CHECK_STR(calc_parse_deck("A23", 0, d), "deck must have 48 cards (A23456789TJQK)", "short deck");
