@@ -196,12 +196,58 @@ void calc_move_name(const calc_state *s, int move, char *out)
 	out[n] = '\0';
 }
 
+/* The same moves in the same order as calc_moves, counted from a table of
+ * how many foundations need each rank, and only the chosen one decoded. */
 void calc_random_playout(calc_state *s, rng_t *r)
 {
-	int m[CALC_MAX_MOVES];
-	int n;
-	while ((n = calc_moves(s, m, false)) > 0)
-		calc_play(s, m[rng_below(r, (uint64_t)n)]);
+	uint8_t need[4], count[14] = {0};
+	for (int k = 0; k < 4; k++) {
+		need[k] = (uint8_t)calc_need(k, s->found[k]);
+		count[need[k]]++;
+	}
+	count[0] = 0;
+	for (;;) {
+		int hand = s->hand, np = s->npiles;
+		int nh = hand ? count[hand] : 0;
+		int n = hand ? nh + np : 0;
+		int top[4];
+		for (int w = 0; w < np; w++) {
+			top[w] = s->len[w] ? s->pile[w][s->len[w] - 1] : 0;
+			n += count[top[w]];
+		}
+		if (!n)
+			break;
+		int i = (int)rng_below(r, (uint64_t)n), card, to;
+		if (hand && i < nh + np) {
+			s->hand = 0;
+			card = hand;
+			if (i >= nh) {
+				int w = i - nh;
+				s->pile[w][s->len[w]++] = (uint8_t)card;
+				goto played;
+			}
+		} else {
+			i -= hand ? nh + np : 0;
+			int w = 0;
+			while (i >= count[top[w]])
+				i -= count[top[w++]];
+			card = top[w];
+			s->len[w]--;
+		}
+		/* The I-th foundation (in order) that needs CARD. */
+		for (to = 0; need[to] != card || i--; to++)
+			;
+		count[card]--;
+		s->found[to]++;
+		need[to] = (uint8_t)calc_need(to, s->found[to]);
+		count[need[to]]++;
+		count[0] = 0;
+	played:
+		s->steps++;
+		if (!s->hand && s->next < s->ncards)
+			s->hand = s->stock[s->next++];
+	}
+	calc_check(s);
 }
 
 /* How many cards foundation play needs before RANK can go up: the fewest

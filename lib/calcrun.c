@@ -82,6 +82,11 @@ static const char *variant_name(int v)
 static void play(calcrun_opts *o, calc_state *s, rng_t *r, char *moves, size_t *mlen)
 {
 	*mlen = 0;
+	if (o->player.kind == CALCPLAY_RANDOM && !moves) {
+		/* The same draws as the player's, without the move checks. */
+		calc_random_playout(s, r);
+		return;
+	}
 	while (!calc_over(s)) {
 		int m = calcplay_move(&o->player, s, r);
 		if (m < 0 || !calc_legal(s, m))
