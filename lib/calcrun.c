@@ -47,8 +47,10 @@ static void read_decks(deals *ds, const char *path, int variant)
 		util_grow((void **)&ds->d, &ds->cap, ds->n + 1, sizeof *ds->d);
 		deal *d = &ds->d[ds->n++];
 		const char *err = calc_parse_deck(table_field(t, (size_t)cd), variant, d->deck);
-		if (err)
+		if (err) {
+			free(cols); /* die() exits; leave nothing unreachable */
 			die_at(name, table_line(t), "%s", err);
+		}
 		d->extra = xmalloc((nextra + 1) * sizeof *d->extra);
 		for (size_t i = 0; i < nextra; i++)
 			d->extra[i] = xstrdup(table_field(t, cols[i]));

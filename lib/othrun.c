@@ -25,23 +25,28 @@ typedef struct {
 	bool from_files;
 } positions;
 
-/* Plays the space-separated MOVES onto P; dies naming the bad one. */
-static void apply_moves(othello_pos *p, const char *moves, const char *file, long line)
+/* Plays the space-separated MOVES onto P; false with a message in ERR
+ * naming the bad one. */
+static bool apply_moves(othello_pos *p, const char *moves, char *err, size_t errsize)
 {
 	const char *s = moves;
 	for (int k = 1;; k++) {
 		while (*s == ' ')
 			s++;
 		if (!*s)
-			return;
+			return true;
 		size_t n = strcspn(s, " ");
 		int m = othello_parse_move(s, (unsigned)(n < 8 ? n : 8));
-		if (m < 0)
-			die_at(file, line, "move %d ('%.*s') is not a square a1..h8 or pass", k,
-			       (int)(n < 16 ? n : 16), s);
-		if (!othello_legal(p, m))
-			die_at(file, line, "move %d (%.*s) is illegal for %s", k, (int)n, s,
-			       p->turn == OTHELLO_BLACK ? "black" : "white");
+		if (m < 0) {
+			snprintf(err, errsize, "move %d ('%.*s') is not a square a1..h8 or pass", k,
+				 (int)(n < 16 ? n : 16), s);
+			return false;
+		}
+		if (!othello_legal(p, m)) {
+			snprintf(err, errsize, "move %d (%.*s) is illegal for %s", k, (int)n, s,
+				 p->turn == OTHELLO_BLACK ? "black" : "white");
+			return false;
+		}
 		othello_play(p, m);
 		s += n;
 	}
@@ -86,14 +91,17 @@ static void read_table(positions *ps, const char *path)
 		util_grow((void **)&ps->p, &ps->cap, ps->n + 1, sizeof *ps->p);
 		position *p = &ps->p[ps->n++];
 		othello_start(&p->pos);
-		if (cb >= 0) {
-			const char *err = othello_parse(table_field(t, (size_t)cb),
-							table_field(t, (size_t)ct), &p->pos);
-			if (err)
-				die_at(name, line, "%s", err);
+		char msg[96];
+		const char *err = NULL;
+		if (cb >= 0)
+			err = othello_parse(table_field(t, (size_t)cb), table_field(t, (size_t)ct), &p->pos);
+		if (!err && cm >= 0 && !apply_moves(&p->pos, table_field(t, (size_t)cm), msg, sizeof msg))
+			err = msg;
+		if (err) {
+			free(names); /* die() exits; leave nothing unreachable */
+			free(cols);
+			die_at(name, line, "%s", err);
 		}
-		if (cm >= 0)
-			apply_moves(&p->pos, table_field(t, (size_t)cm), name, line);
 		p->extra = xmalloc((nextra + 1) * sizeof *p->extra);
 		for (size_t i = 0; i < nextra; i++)
 			p->extra[i] = xstrdup(table_field(t, cols[i]));
