@@ -87,10 +87,9 @@ static const struct option long_opts[] = {
 	{NULL, 0, NULL, 0},
 };
 
-static void need_player(const char *opt, const char *spec)
+static void need_player(const char *opt, const char *spec, othplay *p)
 {
-	othplay p;
-	if (!othplay_parse(spec, 0.5, 5, &p))
+	if (!othplay_parse(spec, 0.5, 5, p))
 		die_usage("%s: '%s' is not random, mc:N or mcts:N (1 <= N <= %d)", opt, spec,
 			  OTHPLAY_MAX_PLAYOUTS);
 }
@@ -117,12 +116,8 @@ static double parse_reward(const char *arg)
 
 /* The game's options are checked apart: a calc run takes none of
  * Othello's, and the other way round. */
-static int calc_main(calcrun_opts *c, bool othello_only, int64_t playouts, bool playouts_set)
+static int calc_main(calcrun_opts *c, int64_t playouts, bool playouts_set)
 {
-	if (othello_only)
-		die_usage("--black, --white, --per-move and --perft are for --game othello");
-	if (c->show && (c->games != 1 || c->moves))
-		die_usage("--show draws a single game: drop -n and --moves");
 	static char name[64];
 	calcplay *p = &c->player;
 	switch (p->kind) {
@@ -155,10 +150,9 @@ int main(int argc, char **argv)
 	calcrun_opts co = {.player = {.bad = -1, .level = 3, .width = 5}};
 	int64_t playouts = 10000;
 	bool playouts_set = false, calc_only = false;
-	othrun_opts o = {
-		.seed = 1, .first = 1, .games = 1, .black = "random", .white = "random",
-		.ucb = 0.5, .threshold = 5,
-	};
+	othrun_opts o = {.seed = 1, .first = 1, .games = 1, .black = "random", .white = "random"};
+	double ucb = 0.5;
+	uint32_t threshold = 5;
 	int c;
 	while ((c = getopt_long(argc, argv, "g:n:q" CLI_SHORT, long_opts, NULL)) != -1) {
 		if (cli_option(c, optarg, usage_text, &o.out))
@@ -181,10 +175,10 @@ int main(int argc, char **argv)
 		case OPT_SEED: o.seed = opt_u64("--seed", optarg, UINT64_MAX); break;
 		case OPT_FIRST: o.first = opt_i64("--first-game", optarg, 1, OTHRUN_MAX_GAMES - 1); break;
 		case OPT_MOVES: o.moves = true; break;
-		case OPT_BLACK: o.black = optarg; need_player("--black", optarg); break;
-		case OPT_WHITE: o.white = optarg; need_player("--white", optarg); break;
-		case OPT_UCB: o.ucb = opt_double("--ucb", optarg, 0, 100); break;
-		case OPT_THRESHOLD: o.threshold = (uint32_t)opt_i64("--threshold", optarg, 1, 1000000); break;
+		case OPT_BLACK: o.black = optarg; need_player("--black", optarg, &o.player[OTHELLO_BLACK]); break;
+		case OPT_WHITE: o.white = optarg; need_player("--white", optarg, &o.player[OTHELLO_WHITE]); break;
+		case OPT_UCB: ucb = opt_double("--ucb", optarg, 0, 100); break;
+		case OPT_THRESHOLD: threshold = (uint32_t)opt_i64("--threshold", optarg, 1, 1000000); break;
 		case OPT_PER_MOVE: o.per_move = opt_i64("--per-move", optarg, 1, OTHRUN_MAX_GAMES - 1); break;
 		case OPT_PERFT: o.perft = (int)opt_i64("--perft", optarg, 1, OTHRUN_MAX_PERFT); break;
 		case OPT_SHOW: o.show = true; break;
@@ -192,38 +186,39 @@ int main(int argc, char **argv)
 		default: util_try_help();
 		}
 	}
-	bool othello_only = o.per_move || o.perft || strcmp(o.black, "random") || strcmp(o.white, "random");
+	bool players = strcmp(o.black, "random") || strcmp(o.white, "random");
+	if (o.show && (o.games != 1 || o.moves))
+		die_usage("--show draws a single game: drop -n and --moves");
+	int64_t count = o.per_move ? o.per_move : o.games;
+	if (o.first - 1 > OTHRUN_MAX_GAMES - 1 - count)
+		die_usage("--first-game plus the number of games passes %lld",
+			  (long long)OTHRUN_MAX_GAMES);
 	if (game == 1) {
+		if (o.per_move || o.perft || players)
+			die_usage("--black, --white, --per-move and --perft are for --game othello");
 		co.seed = o.seed;
 		co.first = o.first;
 		co.games = o.games;
 		co.moves = o.moves;
 		co.show = o.show;
 		co.quiet = o.quiet;
-		co.player.ucb = o.ucb;
-		co.player.threshold = o.threshold;
+		co.player.ucb = ucb;
+		co.player.threshold = threshold;
 		co.out = o.out;
 		co.files = argv + optind;
 		co.nfiles = argc - optind;
-		if (o.first - 1 > OTHRUN_MAX_GAMES - 1 - o.games)
-			die_usage("--first-game plus the number of games passes %lld",
-				  (long long)OTHRUN_MAX_GAMES);
-		return calc_main(&co, othello_only, playouts, playouts_set);
+		return calc_main(&co, playouts, playouts_set);
 	}
 	if (calc_only)
 		die_usage("--policy, --variant, --playouts, --reward, --level and --width are for --game calc");
-	int modes = (o.per_move > 0) + (o.perft > 0) + o.show;
-	if (modes > 1)
+	if ((o.per_move > 0) + (o.perft > 0) + o.show > 1)
 		die_usage("--per-move, --perft and --show are separate modes: choose one");
-	bool players = strcmp(o.black, "random") || strcmp(o.white, "random");
 	if ((o.per_move || o.perft) && (players || o.moves || o.games_set))
 		die_usage("--per-move and --perft take neither -n, --moves nor players");
-	if (o.show && (o.games_set || o.moves))
-		die_usage("--show draws a single game: drop -n and --moves");
-	int64_t count = o.per_move ? o.per_move : o.games;
-	if (o.first - 1 > OTHRUN_MAX_GAMES - 1 - count)
-		die_usage("--first-game plus the number of games passes %lld",
-			  (long long)OTHRUN_MAX_GAMES);
+	for (int i = 0; i < 2; i++) {
+		o.player[i].ucb = ucb;
+		o.player[i].threshold = threshold;
+	}
 	o.files = argv + optind;
 	o.nfiles = argc - optind;
 	return othrun_main(&o);

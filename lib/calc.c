@@ -70,7 +70,7 @@ void calc_format_deck(const uint8_t *deck, int n, char *out)
 	out[n] = '\0';
 }
 
-static void turn(calc_state *s)
+void calc_turn(calc_state *s)
 {
 	if (!s->hand && s->next < s->ncards)
 		s->hand = s->stock[s->next++];
@@ -85,7 +85,7 @@ void calc_deal(calc_state *s, int variant, const uint8_t *deck)
 	s->npiles = variant & CALC_THREE ? 3 : 4;
 	for (int k = 0; k < 4; k++)
 		s->found[k] = variant & CALC_NOFOUND ? 0 : 1;
-	turn(s);
+	calc_turn(s);
 	calc_check(s);
 }
 
@@ -152,7 +152,7 @@ void calc_play(calc_state *s, int move)
 	else
 		s->pile[to - 4][s->len[to - 4]++] = (uint8_t)card;
 	s->steps++;
-	turn(s);
+	calc_turn(s);
 	calc_check(s);
 }
 
@@ -244,8 +244,7 @@ void calc_random_playout(calc_state *s, rng_t *r)
 		count[0] = 0;
 	played:
 		s->steps++;
-		if (!s->hand && s->next < s->ncards)
-			s->hand = s->stock[s->next++];
+		calc_turn(s);
 	}
 	calc_check(s);
 }

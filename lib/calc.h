@@ -83,6 +83,8 @@ int calc_moves(const calc_state *s, int *out, bool distinct);
 bool calc_legal(const calc_state *s, int move);
 /* Plays a legal move; turns the next card when the hand is empty. */
 void calc_play(calc_state *s, int move);
+/* Turns the next stock card when the hand is empty (calc_play does). */
+void calc_turn(calc_state *s);
 bool calc_over(const calc_state *s);
 int calc_rest(const calc_state *s);
 bool calc_success(const calc_state *s);

@@ -172,8 +172,7 @@ static int best_move(const calcplay *p, const calc_state *s, rng_t *r)
 			calc_play(&c, moves[i]);
 			unturn(&c, moves[i]);
 			calc_resample(&c, &rr);
-			if (!c.hand && c.next < c.ncards)
-				c.hand = c.stock[c.next++];
+			calc_turn(&c);
 			calc_greedy_playout(&c);
 			v += calc_success(&c) ? 1000.0 : 52.0 - calc_rest(&c);
 		}

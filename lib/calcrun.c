@@ -5,71 +5,38 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "carry.h"
 #include "output.h"
 #include "table.h"
 #include "util.h"
 
 typedef struct {
-	uint8_t deck[52];
-	char **extra;
-} deal;
-
-typedef struct {
-	deal *d;
+	uint8_t (*deck)[52];
 	size_t n, cap;
-	char **names;
-	size_t nnames;
+	carry_t carry; /* the tables' other columns */
+	table_t *reading; /* kept reachable, so a die() while reading leaks nothing */
 } deals;
 
 static void read_decks(deals *ds, const char *path, int variant)
 {
-	table_t *t = table_open(path, NULL);
-	const char *name = table_name(t);
+	table_t *t = ds->reading = table_open(path, NULL);
 	int cd = table_need_col(t, "deck");
-	size_t nc = table_ncols(t), nextra = 0;
-	size_t *cols = xmalloc(nc * sizeof *cols);
-	for (size_t c = 0; c < nc; c++)
-		if ((int)c != cd)
-			cols[nextra++] = c;
-	if (!ds->names) {
-		ds->nnames = nextra;
-		ds->names = xmalloc((nextra + 1) * sizeof *ds->names);
-		for (size_t i = 0; i < nextra; i++)
-			ds->names[i] = xstrdup(table_colname(t, cols[i]));
-	} else {
-		bool same = nextra == ds->nnames;
-		for (size_t i = 0; same && i < nextra; i++)
-			same = !strcmp(table_colname(t, cols[i]), ds->names[i]);
-		if (!same)
-			die("%s: its other columns differ from the first table's", name);
-	}
+	carry_table(&ds->carry, t, &cd, 1);
 	while (table_read_row(t)) {
-		util_grow((void **)&ds->d, &ds->cap, ds->n + 1, sizeof *ds->d);
-		deal *d = &ds->d[ds->n++];
-		const char *err = calc_parse_deck(table_field(t, (size_t)cd), variant, d->deck);
-		if (err) {
-			free(cols); /* die() exits; leave nothing unreachable */
-			die_at(name, table_line(t), "%s", err);
-		}
-		d->extra = xmalloc((nextra + 1) * sizeof *d->extra);
-		for (size_t i = 0; i < nextra; i++)
-			d->extra[i] = xstrdup(table_field(t, cols[i]));
+		util_grow((void **)&ds->deck, &ds->cap, ds->n + 1, sizeof *ds->deck);
+		const char *err = calc_parse_deck(table_field(t, (size_t)cd), variant, ds->deck[ds->n++]);
+		if (err)
+			die_at(table_name(t), table_line(t), "%s", err);
+		carry_row(&ds->carry, t);
 	}
-	free(cols);
 	table_close(t);
+	ds->reading = NULL;
 }
 
 static void deals_free(deals *ds)
 {
-	for (size_t i = 0; i < ds->n; i++) {
-		for (size_t k = 0; k < ds->nnames; k++)
-			free(ds->d[i].extra[k]);
-		free(ds->d[i].extra);
-	}
-	for (size_t k = 0; k < ds->nnames; k++)
-		free(ds->names[k]);
-	free(ds->names);
-	free(ds->d);
+	carry_free(&ds->carry);
+	free(ds->deck);
 }
 
 static const char *variant_name(int v)
@@ -129,7 +96,7 @@ static void run_show(calcrun_opts *o, const deals *ds)
 	uint8_t deck[52];
 	rng_stream(&r, o->seed, (ds->n ? (uint64_t)1 << 40 : 0) + (uint64_t)o->first);
 	if (ds->n)
-		memcpy(deck, ds->d[0].deck, 52);
+		memcpy(deck, ds->deck[0], 52);
 	else
 		calc_shuffle(o->variant, &r, deck);
 	calc_state s;
@@ -155,7 +122,7 @@ static void run_show(calcrun_opts *o, const deals *ds)
 
 int calcrun_main(calcrun_opts *o)
 {
-	deals ds = {0};
+	deals ds = {.carry.label = "deal"};
 	for (int i = 0; i < o->nfiles; i++)
 		read_decks(&ds, o->files[i], o->variant);
 	if (o->show) {
@@ -166,11 +133,8 @@ int calcrun_main(calcrun_opts *o)
 		return 0;
 	}
 	out_t *out = out_open(o->out.path, &o->out.opts);
-	if (o->nfiles) {
-		out_field(out, "deal");
-		for (size_t k = 0; k < ds.nnames; k++)
-			out_field(out, ds.names[k]);
-	}
+	if (o->nfiles)
+		carry_head(&ds.carry, out);
 	static const char *const cols[] = {"game", "seed", "variant", "policy", "success", "rest", "steps"};
 	for (size_t k = 0; k < sizeof cols / sizeof *cols; k++)
 		out_field(out, cols[k]);
@@ -188,18 +152,15 @@ int calcrun_main(calcrun_opts *o)
 			rng_stream(&r, o->seed, (o->nfiles ? (uint64_t)(p + 1) << 40 : 0) + (uint64_t)id);
 			uint8_t deck[52];
 			if (o->nfiles)
-				memcpy(deck, ds.d[p].deck, 52);
+				memcpy(deck, ds.deck[p], 52);
 			else
 				calc_shuffle(o->variant, &r, deck);
 			calc_state s;
 			calc_deal(&s, o->variant, deck);
 			size_t mlen;
 			play(o, &s, &r, o->moves ? moves : NULL, &mlen);
-			if (o->nfiles) {
-				out_int(out, (int64_t)p + 1);
-				for (size_t c = 0; c < ds.nnames; c++)
-					out_field(out, ds.d[p].extra[c]);
-			}
+			if (o->nfiles)
+				carry_write(&ds.carry, p, out);
 			out_int(out, id);
 			out_int(out, (int64_t)o->seed);
 			out_field(out, variant_name(o->variant));

@@ -6,6 +6,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "carry.h"
 #include "othello.h"
 #include "othplay.h"
 #include "output.h"
@@ -13,15 +14,10 @@
 #include "util.h"
 
 typedef struct {
-	othello_pos pos;
-	char **extra; /* the carried columns' values */
-} position;
-
-typedef struct {
-	position *p;
+	othello_pos *pos;
 	size_t n, cap;
-	char **extra_names;
-	size_t nextra;
+	carry_t carry; /* the tables' other columns */
+	table_t *reading; /* kept reachable, so a die() while reading leaks nothing */
 	bool from_files;
 } positions;
 
@@ -54,109 +50,66 @@ static bool apply_moves(othello_pos *p, const char *moves, char *err, size_t err
 
 static void read_table(positions *ps, const char *path)
 {
-	table_t *t = table_open(path, NULL);
+	table_t *t = ps->reading = table_open(path, NULL);
 	const char *name = table_name(t);
 	int cb = table_col(t, "board"), ct = table_col(t, "turn"), cm = table_col(t, "moves");
 	if (cb < 0 && cm < 0)
 		die("%s: no column 'board' (with 'turn') or 'moves'", name);
 	if (cb >= 0 && ct < 0)
 		die("%s: column 'board' needs a column 'turn'", name);
-	size_t nc = table_ncols(t);
-	size_t nextra = 0;
-	const char **names = xmalloc((nc + 1) * sizeof *names);
-	size_t *cols = xmalloc((nc + 1) * sizeof *cols);
-	for (size_t c = 0; c < nc; c++) {
-		if ((int)c == cb || (int)c == ct || (int)c == cm)
-			continue;
-		cols[nextra] = c;
-		names[nextra++] = table_colname(t, c);
-	}
-	if (!ps->extra_names) {
-		ps->nextra = nextra;
-		ps->extra_names = xmalloc((nextra + 1) * sizeof *ps->extra_names);
-		for (size_t i = 0; i < nextra; i++)
-			ps->extra_names[i] = xstrdup(names[i]);
-	} else {
-		bool same = nextra == ps->nextra;
-		for (size_t i = 0; same && i < nextra; i++)
-			same = !strcmp(names[i], ps->extra_names[i]);
-		if (!same)
-			die("%s: its other columns differ from the first table's", name);
-	}
+	carry_table(&ps->carry, t, (const int[]){cb, ct, cm}, 3);
 	while (table_read_row(t)) {
 		long line = table_line(t);
 		if ((int64_t)ps->n >= OTHRUN_MAX_POSITIONS)
 			die_at(name, line, "more than %lld positions",
 			       (long long)OTHRUN_MAX_POSITIONS);
-		util_grow((void **)&ps->p, &ps->cap, ps->n + 1, sizeof *ps->p);
-		position *p = &ps->p[ps->n++];
-		othello_start(&p->pos);
+		util_grow((void **)&ps->pos, &ps->cap, ps->n + 1, sizeof *ps->pos);
+		othello_pos *p = &ps->pos[ps->n++];
+		othello_start(p);
 		char msg[96];
 		const char *err = NULL;
 		if (cb >= 0)
-			err = othello_parse(table_field(t, (size_t)cb), table_field(t, (size_t)ct), &p->pos);
-		if (!err && cm >= 0 && !apply_moves(&p->pos, table_field(t, (size_t)cm), msg, sizeof msg))
+			err = othello_parse(table_field(t, (size_t)cb), table_field(t, (size_t)ct), p);
+		if (!err && cm >= 0 && !apply_moves(p, table_field(t, (size_t)cm), msg, sizeof msg))
 			err = msg;
-		if (err) {
-			free(names); /* die() exits; leave nothing unreachable */
-			free(cols);
+		if (err)
 			die_at(name, line, "%s", err);
-		}
-		p->extra = xmalloc((nextra + 1) * sizeof *p->extra);
-		for (size_t i = 0; i < nextra; i++)
-			p->extra[i] = xstrdup(table_field(t, cols[i]));
+		carry_row(&ps->carry, t);
 	}
-	free(names);
-	free(cols);
 	table_close(t);
+	ps->reading = NULL;
 }
 
 static void positions_load(positions *ps, const othrun_opts *o)
 {
-	*ps = (positions){0};
-	if (!o->nfiles) {
-		ps->p = xmalloc(sizeof *ps->p);
-		ps->n = ps->cap = 1;
-		othello_start(&ps->p[0].pos);
-		ps->p[0].extra = NULL;
-		return;
-	}
-	ps->from_files = true;
+	*ps = (positions){.carry.label = "position", .from_files = o->nfiles > 0};
 	for (int i = 0; i < o->nfiles; i++)
 		read_table(ps, o->files[i]);
+	if (!o->nfiles) {
+		ps->pos = xmalloc(sizeof *ps->pos);
+		ps->n = ps->cap = 1;
+		othello_start(&ps->pos[0]);
+	}
 }
 
 static void positions_free(positions *ps)
 {
-	for (size_t i = 0; i < ps->n; i++) {
-		for (size_t k = 0; ps->p[i].extra && k < ps->nextra; k++)
-			free(ps->p[i].extra[k]);
-		free(ps->p[i].extra);
-	}
-	for (size_t k = 0; k < ps->nextra; k++)
-		free(ps->extra_names[k]);
-	free(ps->extra_names);
-	free(ps->p);
+	carry_free(&ps->carry);
+	free(ps->pos);
 }
 
 /* The header's leading columns, and each row's, when positions came from
  * tables. */
 static void head_position(out_t *out, const positions *ps)
 {
-	if (!ps->from_files)
-		return;
-	out_field(out, "position");
-	for (size_t k = 0; k < ps->nextra; k++)
-		out_field(out, ps->extra_names[k]);
+	if (ps->from_files)
+		carry_head(&ps->carry, out);
 }
 
 static void row_position(out_t *out, const positions *ps, size_t i)
 {
-	if (!ps->from_files)
-		return;
-	out_int(out, (int64_t)i + 1);
-	for (size_t k = 0; k < ps->nextra; k++)
-		out_field(out, ps->p[i].extra[k]);
+	if (ps->from_files)
+		carry_write(&ps->carry, i, out);
 }
 
 static const char *side_name(int turn)
@@ -227,12 +180,9 @@ static void play_match(othplay pl[2], const othello_pos *start, rng_t *r, othell
 	g->end = p;
 }
 
-static void run_games(const othrun_opts *o, const positions *ps, out_t *out)
+static void run_games(othrun_opts *o, const positions *ps, out_t *out)
 {
-	othplay pl[2];
-	if (!othplay_parse(o->black, o->ucb, o->threshold, &pl[OTHELLO_BLACK]) ||
-	    !othplay_parse(o->white, o->ucb, o->threshold, &pl[OTHELLO_WHITE]))
-		die("internal error: player specs are checked by the caller");
+	othplay *pl = o->player;
 	bool random = pl[0].kind == OTHPLAY_RANDOM && pl[1].kind == OTHPLAY_RANDOM;
 	head_position(out, ps);
 	static const char *const cols[] = {"game", "seed", "first_player", "first_move",
@@ -250,7 +200,7 @@ static void run_games(const othrun_opts *o, const positions *ps, out_t *out)
 		rng_t r[OTHELLO_BATCH];
 		othello_game g[OTHELLO_BATCH];
 		for (int j = 0; j < OTHELLO_BATCH; j++)
-			start[j] = ps->p[i].pos;
+			start[j] = ps->pos[i];
 		for (int64_t k = 0; k < o->games;) {
 			int batch = random ? OTHELLO_BATCH : 1;
 			if (batch > o->games - k)
@@ -272,8 +222,6 @@ static void run_games(const othrun_opts *o, const positions *ps, out_t *out)
 		}
 	}
 	cli_progress(show, "game", total, total);
-	othplay_free(&pl[0]);
-	othplay_free(&pl[1]);
 }
 
 static void run_per_move(const othrun_opts *o, const positions *ps, out_t *out)
@@ -284,7 +232,7 @@ static void run_per_move(const othrun_opts *o, const positions *ps, out_t *out)
 		out_field(out, cols[k]);
 	out_end_row(out);
 	for (size_t i = 0; i < ps->n; i++) {
-		const othello_pos *root = &ps->p[i].pos;
+		const othello_pos *root = &ps->pos[i];
 		if (othello_over(root))
 			continue;
 		uint64_t m = othello_moves(root->me, root->opp);
@@ -344,7 +292,7 @@ static void run_perft(const othrun_opts *o, const positions *ps, out_t *out)
 	for (size_t i = 0; i < ps->n; i++) {
 		for (int d = 1; d <= o->perft; d++) {
 			double t0 = now();
-			uint64_t n = othello_perft(&ps->p[i].pos, d);
+			uint64_t n = othello_perft(&ps->pos[i], d);
 			double t = now() - t0;
 			row_position(out, ps, i);
 			char buf[64];
@@ -376,15 +324,12 @@ static void draw_board(FILE *f, const othello_pos *p, uint64_t marks)
 	fputs("  a b c d e f g h\n", f);
 }
 
-static void run_show(const othrun_opts *o, const positions *ps)
+static void run_show(othrun_opts *o, const positions *ps)
 {
-	othplay pl[2];
-	if (!othplay_parse(o->black, o->ucb, o->threshold, &pl[OTHELLO_BLACK]) ||
-	    !othplay_parse(o->white, o->ucb, o->threshold, &pl[OTHELLO_WHITE]))
-		die("internal error: player specs are checked by the caller");
+	othplay *pl = o->player;
 	rng_t r;
 	rng_stream(&r, o->seed, stream_of(ps, 0) + (uint64_t)o->first);
-	othello_pos p = ps->p[0].pos;
+	othello_pos p = ps->pos[0];
 	othello_draw d = {.r = &r};
 	FILE *f = stdout;
 	fprintf(f, "game %lld, seed %llu: black (X) %s, white (O) %s\n\n", (long long)o->first,
@@ -403,11 +348,9 @@ static void run_show(const othrun_opts *o, const positions *ps)
 	fprintf(f, "\n%s\n", b > w ? "black wins" : b < w ? "white wins" : "draw");
 	if (fflush(f) || ferror(f))
 		die("write error on standard output");
-	othplay_free(&pl[0]);
-	othplay_free(&pl[1]);
 }
 
-int othrun_main(const othrun_opts *o)
+int othrun_main(othrun_opts *o)
 {
 	positions ps;
 	positions_load(&ps, o);
@@ -415,17 +358,18 @@ int othrun_main(const othrun_opts *o)
 		if (ps.n != 1)
 			die("--show draws one game: give one position, not %zu", ps.n);
 		run_show(o, &ps);
-		positions_free(&ps);
-		return 0;
+	} else {
+		out_t *out = out_open(o->out.path, &o->out.opts);
+		if (o->perft)
+			run_perft(o, &ps, out);
+		else if (o->per_move)
+			run_per_move(o, &ps, out);
+		else
+			run_games(o, &ps, out);
+		out_close(out);
 	}
-	out_t *out = out_open(o->out.path, &o->out.opts);
-	if (o->perft)
-		run_perft(o, &ps, out);
-	else if (o->per_move)
-		run_per_move(o, &ps, out);
-	else
-		run_games(o, &ps, out);
-	out_close(out);
 	positions_free(&ps);
+	othplay_free(&o->player[0]);
+	othplay_free(&o->player[1]);
 	return 0;
 }

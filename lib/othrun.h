@@ -19,6 +19,7 @@
 #include <stdint.h>
 
 #include "cli.h"
+#include "othplay.h"
 
 typedef struct {
 	uint64_t seed;
@@ -30,9 +31,8 @@ typedef struct {
 	int perft;         /* --perft D, or 0 */
 	bool show;         /* --show: draw one game */
 	bool quiet;
-	const char *black, *white; /* player specs */
-	double ucb;
-	uint32_t threshold;
+	const char *black, *white; /* player specs, as given */
+	othplay player[2];         /* parsed, by colour; freed by othrun_main */
 	cli_output out;
 	char **files;
 	int nfiles;
@@ -44,6 +44,6 @@ typedef struct {
 enum { OTHRUN_MAX_PERFT = 20 };
 
 /* Runs the mode O asks for; returns the exit status. Dies on bad input. */
-int othrun_main(const othrun_opts *o);
+int othrun_main(othrun_opts *o);
 
 #endif

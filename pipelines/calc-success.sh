@@ -29,25 +29,14 @@ while [ $# -gt 0 ]; do
 	*) echo "calc-success.sh: unknown option '$1'" >&2; exit 2 ;;
 	esac
 done
-case $games in '' | *[!0-9]* | 0) echo "calc-success.sh: --games wants a positive number" >&2; exit 2 ;; esac
-case $jobs in '' | *[!0-9]* | 0) echo "calc-success.sh: -j wants a positive number" >&2; exit 2 ;; esac
+yomi_positive calc-success.sh --games "$games"
+yomi_positive calc-success.sh -j "$jobs"
 yomi_workdir "$out"
 
-# Runs playout with ARGS in shards of the game numbers; one merged summary
-# of the success rate by policy goes to stdout.
+# The success rate by policy of playout -g calc with ARGS, in shards.
 sharded() {
-	local per=$(( (games + jobs - 1) / jobs )) first k=0 pids=() parts=()
-	for ((first = 1; first <= games; first += per, k++)); do
-		local n=$(( games - first + 1 < per ? games - first + 1 : per ))
-		playout -g calc --seed "$seed" --variant "$variant" --reward "$reward" \
-			--first-game "$first" -n "$n" -q "$@" |
-			summarize --partial -g policy count rate:success=1 mean:rest > "$out/part.$k" &
-		pids+=($!) parts+=("$out/part.$k")
-	done
-	local pid
-	for pid in "${pids[@]}"; do wait "$pid"; done
-	summarize --merge "${parts[@]}"
-	rm -f "${parts[@]}"
+	yomi_shards "$games" "$jobs" "$out" "-g policy count rate:success=1 mean:rest" \
+		playout -g calc --seed "$seed" --variant "$variant" --reward "$reward" "$@"
 }
 
 {

@@ -24,3 +24,30 @@ yomi_dictionary() {
 		wordload --upcase --drop-digit-tail "$yomi_top/dictionaries/sas-functions.txt" -o "$file"
 	fi
 }
+
+# Dies with exit 2 unless VALUE (given to option NAME of SCRIPT) is a
+# positive whole number.
+yomi_positive() {
+	case $3 in
+	'' | *[!0-9]* | 0 | 0*) echo "$1: $2 wants a positive number" >&2; exit 2 ;;
+	esac
+}
+
+# Runs COMMAND... --first-game K -n N -q over GAMES games in JOBS shards side
+# by side, summarizes each with `summarize --partial SUMMARY...` (SUMMARY is
+# one string of words) into DIR, and prints the merged summary in key order:
+# what `COMMAND -n GAMES | summarize --sort SUMMARY` prints.
+yomi_shards() {
+	local games=$1 jobs=$2 dir=$3 summary=$4
+	shift 4
+	local per=$(( (games + jobs - 1) / jobs )) first n k=0 pid pids=() parts=()
+	for ((first = 1; first <= games; first += per, k++)); do
+		n=$(( games - first + 1 < per ? games - first + 1 : per ))
+		# shellcheck disable=SC2086 # SUMMARY is a list of words
+		"$@" --first-game "$first" -n "$n" -q | summarize --partial $summary > "$dir/part.$k" &
+		pids+=($!) parts+=("$dir/part.$k")
+	done
+	for pid in "${pids[@]}"; do wait "$pid"; done
+	summarize --merge --sort "${parts[@]}"
+	rm -f "${parts[@]}"
+}

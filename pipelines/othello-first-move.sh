@@ -29,8 +29,8 @@ while [ $# -gt 0 ]; do
 	*) echo "othello-first-move.sh: unknown option '$1'" >&2; exit 2 ;;
 	esac
 done
-case $games in '' | *[!0-9]*) echo "othello-first-move.sh: -n wants a positive number" >&2; exit 2 ;; esac
-case $jobs in '' | *[!0-9]* | 0) echo "othello-first-move.sh: -j wants a positive number" >&2; exit 2 ;; esac
+yomi_positive othello-first-move.sh -n "$games"
+yomi_positive othello-first-move.sh -j "$jobs"
 if [ -n "$board" ] && [ -z "$turn" ]; then
 	echo "othello-first-move.sh: --board needs --turn X or O" >&2
 	exit 2
@@ -51,17 +51,8 @@ fi
 side=$(playout -n 1 "${pos[@]}" | awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "first_player") c = i; next } { print $c }')
 
 # Shards of the game numbers, summarized apart, merged exactly.
-per=$(( (games + jobs - 1) / jobs ))
-pids=() parts=()
-for ((k = 0, first = 1; first <= games; k++, first += per)); do
-	n=$(( games - first + 1 < per ? games - first + 1 : per ))
-	playout --seed "$seed" --first-game "$first" -n "$n" -q "${pos[@]}" |
-		summarize --partial -g first_move count "rate:winner=$side" > "$out/part.$k" &
-	pids+=($!) parts+=("$out/part.$k")
-done
-for p in "${pids[@]}"; do wait "$p"; done
-summarize --merge --sort "${parts[@]}" -o "$out/first-move.csv"
-rm -f "${parts[@]}"
+yomi_shards "$games" "$jobs" "$out" "-g first_move count rate:winner=$side" \
+	playout --seed "$seed" "${pos[@]}" > "$out/first-move.csv"
 
 # The heatmap: rank 8 on top as on a board; squares that are no first
 # move stay blank.
