@@ -311,7 +311,7 @@ INLINE int nth_bit(uint64_t m, unsigned k)
 /* A playout's state. */
 typedef struct {
 	uint64_t me, opp, m; /* m: the moves of the side to move */
-	othello_draw d;
+	rng_draw d;
 } lane;
 
 INLINE void lane_init(lane *l, const othello_pos *p, rng_t *r)
@@ -319,7 +319,7 @@ INLINE void lane_init(lane *l, const othello_pos *p, rng_t *r)
 	l->me = p->me;
 	l->opp = p->opp;
 	l->m = moves_of(p->me, p->opp);
-	l->d = (othello_draw){.r = r};
+	l->d = (rng_draw){.r = r};
 }
 
 /* One random ply: the move played (or OTHELLO_PASS), or -1 when the game
@@ -327,7 +327,7 @@ INLINE void lane_init(lane *l, const othello_pos *p, rng_t *r)
 INLINE int random_ply(lane *l)
 {
 	if (l->m) {
-		int move = nth_bit(l->m, othello_draw_below(&l->d, (uint32_t)popcount(l->m)));
+		int move = nth_bit(l->m, rng_draw_below(&l->d, (uint32_t)popcount(l->m)));
 		uint64_t f = flips_of(l->me, l->opp, move);
 		uint64_t next = l->opp ^ f;
 		l->opp = l->me | f | 1ULL << move;

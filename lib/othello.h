@@ -61,34 +61,6 @@ const char *othello_move_name(int move, char out[5]);
  * finished game is one leaf at every greater depth. */
 uint64_t othello_perft(const othello_pos *p, int depth);
 
-/* Random choices take 32 bits at a time from one 64-bit output of the
- * generator (a choice among at most 33 moves needs far fewer), and
- * Lemire's rejection keeps each exactly uniform. A game keeps one of
- * these, so a random player and a random playout choose alike. */
-typedef struct {
-	rng_t *r;
-	uint64_t pool; /* unused random bits */
-	int left;      /* 32-bit draws left in pool */
-} othello_draw;
-
-/* Uniform in [0, N), 0 < N. */
-static inline unsigned othello_draw_below(othello_draw *d, uint32_t n)
-{
-	for (;;) {
-		if (!d->left) {
-			d->pool = rng_next(d->r);
-			d->left = 2;
-		}
-		uint64_t x = (uint64_t)(uint32_t)d->pool * n;
-		d->pool >>= 32;
-		d->left--;
-		/* Reject the low (2^32 mod n) products; only those below n can
-		 * be among them, so the division is rare. */
-		if ((uint32_t)x >= n || (uint32_t)x >= (uint32_t)-n % n)
-			return (unsigned)(x >> 32);
-	}
-}
-
 typedef struct {
 	othello_pos end;                     /* the final position */
 	int plies;                           /* moves and passes played */
@@ -97,7 +69,7 @@ typedef struct {
 
 /* Plays uniformly random legal moves from START to the end of the game:
  * the K-th (from 0, in square order) of N moves, K drawn by
- * othello_draw_below(N); a forced pass draws nothing.
+ * rng_draw_below(N); a forced pass draws nothing.
  * Records the moves into G->moves when RECORD; the first ply is always
  * kept in G->moves[0]. */
 void othello_random_game(const othello_pos *start, rng_t *r, othello_game *g, bool record);

@@ -45,13 +45,13 @@ static uint32_t move_list(const othello_pos *pos, int32_t moves[64])
 
 /* Exactly the choice a random playout makes, so that random players
  * replay othello_random_game. */
-static int choose_random(const othello_pos *pos, othello_draw *d)
+static int choose_random(const othello_pos *pos, rng_draw *d)
 {
 	if (!othello_moves(pos->me, pos->opp))
 		return OTHELLO_PASS;
 	int32_t moves[64];
 	uint32_t n = move_list(pos, moves);
-	return moves[othello_draw_below(d, n)];
+	return moves[rng_draw_below(d, n)];
 }
 
 /* Flat Monte Carlo: the move whose random continuations score best for
@@ -118,7 +118,7 @@ static int choose_mcts(othplay *p, const othello_pos *pos, rng_t *r)
 	return t->node[mcts_best(t, 0)].move;
 }
 
-int othplay_choose(othplay *p, const othello_pos *pos, othello_draw *d)
+int othplay_choose(othplay *p, const othello_pos *pos, rng_draw *d)
 {
 	switch (p->kind) {
 	case OTHPLAY_MC: return choose_mc(p, pos, d->r);

@@ -29,7 +29,7 @@ bool othplay_parse(const char *spec, double ucb, uint32_t threshold, othplay *p)
 /* The player's move in POS, a position where the side to move has a move
  * or must pass (the game is not over). Random choices come from D (the
  * game's draws; the searches draw from D's generator). */
-int othplay_choose(othplay *p, const othello_pos *pos, othello_draw *d);
+int othplay_choose(othplay *p, const othello_pos *pos, rng_draw *d);
 void othplay_free(othplay *p);
 
 /* Reward in [0, 1] of a final disc difference D for the side it counts. */

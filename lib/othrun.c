@@ -168,7 +168,7 @@ static void write_game(out_t *out, const othrun_opts *o, const othello_pos *star
 static void play_match(othplay pl[2], const othello_pos *start, rng_t *r, othello_game *g)
 {
 	othello_pos p = *start;
-	othello_draw d = {.r = r};
+	rng_draw d = {.r = r};
 	g->plies = 0;
 	while (!othello_over(&p)) {
 		int m = othplay_choose(&pl[p.turn], &p, &d);
@@ -330,7 +330,7 @@ static void run_show(othrun_opts *o, const positions *ps)
 	rng_t r;
 	rng_stream(&r, o->seed, stream_of(ps, 0) + (uint64_t)o->first);
 	othello_pos p = ps->pos[0];
-	othello_draw d = {.r = &r};
+	rng_draw d = {.r = &r};
 	FILE *f = stdout;
 	fprintf(f, "game %lld, seed %llu: black (X) %s, white (O) %s\n\n", (long long)o->first,
 		(unsigned long long)o->seed, o->black, o->white);

@@ -54,6 +54,35 @@ static inline uint64_t rng_below(rng_t *r, uint64_t n)
 	}
 	return (uint64_t)(m >> 64);
 }
+
+/* Random choices take 32 bits at a time from one 64-bit output of the
+ * generator (the games' choices are among a few dozen moves), and
+ * Lemire's rejection keeps each exactly uniform. A game keeps one of
+ * these, so a random player and a random playout choose alike. */
+typedef struct {
+	rng_t *r;
+	uint64_t pool; /* unused random bits */
+	int left;      /* 32-bit draws left in pool */
+} rng_draw;
+
+/* Uniform in [0, N), 0 < N. */
+static inline unsigned rng_draw_below(rng_draw *d, uint32_t n)
+{
+	for (;;) {
+		if (!d->left) {
+			d->pool = rng_next(d->r);
+			d->left = 2;
+		}
+		uint64_t x = (uint64_t)(uint32_t)d->pool * n;
+		d->pool >>= 32;
+		d->left--;
+		/* Reject the low (2^32 mod n) products; only those below n can
+		 * be among them, so the division is rare. */
+		if ((uint32_t)x >= n || (uint32_t)x >= (uint32_t)-n % n)
+			return (unsigned)(x >> 32);
+	}
+}
+
 /* Uniform in [0, 1) with 53 random bits. */
 double rng_double(rng_t *r);
 

@@ -252,7 +252,7 @@ int main(void)
 	for (int i = 0; i < 3; i++) {
 		othplay_parse(specs[i], 0.5, 5, &pl);
 		rng_stream(&r, 1, 1);
-		othello_draw d = {.r = &r};
+		rng_draw d = {.r = &r};
 		agree &= othplay_choose(&pl, &p, &d) == sq("a1");
 		othplay_free(&pl);
 	}
@@ -267,7 +267,7 @@ int main(void)
 		rng_stream(&r, 9, (uint64_t)gi);
 		othello_random_game(&p, &r, &g, true);
 		rng_stream(&r, 9, (uint64_t)gi);
-		othello_draw d = {.r = &r};
+		rng_draw d = {.r = &r};
 		for (int k = 0; k < g.plies; k++) {
 			int m = othplay_choose(&pl, &p, &d);
 			same &= m == g.moves[k];
