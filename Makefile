@@ -55,7 +55,7 @@ bats: all
 check: all $(UNIT_BIN)
 	tests/run
 
-BENCH_BIN = tests/bench/csvread tests/bench/csvbase tests/bench/chainsearch tests/bench/othbench
+BENCH_BIN = tests/bench/csvread tests/bench/csvbase tests/bench/chainsearch tests/bench/othbench tests/bench/calcbench
 tests/bench/%: tests/bench/%.c lib/libyomi.a
 	$(CC) $(YOMI_CFLAGS) $(CFLAGS) -o $@ $< lib/libyomi.a $(LDFLAGS) $(YOMI_LIBS)
 

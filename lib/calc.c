@@ -6,6 +6,13 @@
 
 static const char RANKS[] = "A23456789TJQK";
 
+const uint8_t calc_needs[4][14] = {
+	{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 0},
+	{2, 4, 6, 8, 10, 12, 1, 3, 5, 7, 9, 11, 13, 0},
+	{3, 6, 9, 12, 2, 5, 8, 11, 1, 4, 7, 10, 13, 0},
+	{4, 8, 12, 3, 7, 11, 2, 6, 10, 1, 5, 9, 13, 0},
+};
+
 char calc_rank_char(int rank)
 {
 	return rank >= 1 && rank <= 13 ? RANKS[rank - 1] : '?';
@@ -18,26 +25,47 @@ int calc_stock_size(int variant)
 
 /* The stock's cards in rank order: four of each rank, less the foundation
  * starters A, 2, 3, 4 unless the variant starts with empty foundations. */
-static void full_deck(int variant, uint8_t out[52])
+#define FOUR(r) r, r, r, r
+static const uint8_t sorted_decks[2][52] = {
+	{1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 4, FOUR(5), FOUR(6), FOUR(7), FOUR(8), FOUR(9), FOUR(10),
+	 FOUR(11), FOUR(12), FOUR(13)},
+	{FOUR(1), FOUR(2), FOUR(3), FOUR(4), FOUR(5), FOUR(6), FOUR(7), FOUR(8), FOUR(9), FOUR(10),
+	 FOUR(11), FOUR(12), FOUR(13)},
+};
+#undef FOUR
+
+/* Fisher-Yates over A[0..N-1] (N <= 52) from the end. A swap index below
+ * 52 needs far fewer than 32 bits, so each takes 16 (four per generator
+ * output), by Lemire's rejection as in calc_draw. */
+static void shuffle16(uint8_t *a, int n, rng_t *r)
 {
-	int n = 0;
-	for (int r = 1; r <= 13; r++) {
-		int copies = !(variant & CALC_NOFOUND) && r <= 4 ? 3 : 4;
-		for (int c = 0; c < copies; c++)
-			out[n++] = (uint8_t)r;
+	uint64_t pool = 0;
+	int left = 0;
+	for (uint32_t i = n > 1 ? (uint32_t)n - 1 : 0; i > 0; i--) {
+		uint32_t x, bound = i + 1;
+		for (;;) {
+			if (!left) {
+				pool = rng_next(r);
+				left = 4;
+			}
+			x = (uint32_t)(pool & 0xffff) * bound;
+			pool >>= 16;
+			left--;
+			/* The division only where a rejection is possible. */
+			if (__builtin_expect((x & 0xffff) >= bound, 1) || (x & 0xffff) >= 65536 % bound)
+				break;
+		}
+		uint32_t j = x >> 16;
+		uint8_t t = a[i];
+		a[i] = a[j];
+		a[j] = t;
 	}
 }
 
 void calc_shuffle(int variant, rng_t *r, uint8_t out[52])
 {
-	int n = calc_stock_size(variant);
-	full_deck(variant, out);
-	for (int i = n - 1; i > 0; i--) {
-		int j = (int)rng_below(r, (uint64_t)i + 1);
-		uint8_t t = out[i];
-		out[i] = out[j];
-		out[j] = t;
-	}
+	memcpy(out, sorted_decks[(variant & CALC_NOFOUND) != 0], 52);
+	shuffle16(out, calc_stock_size(variant), r);
 }
 
 const char *calc_parse_deck(const char *s, int variant, uint8_t out[52])
@@ -196,56 +224,109 @@ void calc_move_name(const calc_state *s, int move, char *out)
 	out[n] = '\0';
 }
 
-/* The same moves in the same order as calc_moves, counted from a table of
- * how many foundations need each rank, and only the chosen one decoded. */
+/* The random playout's waste top to play: the pile holding the I-th
+ * (from 0) top foundation move, by prefix sums because the choice is random
+ * and a branch on it would mostly be mispredicted; I becomes the index
+ * among the foundations that need the card. */
+static inline unsigned take_top(const calc_state *s, uint8_t *top, uint8_t *len,
+				const uint8_t *ctop, unsigned *i)
+{
+	unsigned c1 = ctop[0], c2 = c1 + ctop[1], c3 = c2 + ctop[2];
+	unsigned w = (*i >= c1) + (*i >= c2) + (*i >= c3);
+	*i -= (w > 0) * c1 + (w > 1) * ctop[1] + (w > 2) * ctop[2];
+	unsigned card = top[w];
+	len[w]--;
+	top[w] = len[w] ? s->pile[w][len[w] - 1] : 0;
+	return card;
+}
+
+/* CARD onto the I-th foundation (in order) that needs it, and the counts
+ * redone (a fourth top is 0 with three piles, and count[0] is 0). */
+static inline void to_foundation(unsigned card, unsigned i, uint8_t *need, uint8_t *count,
+				 uint8_t *found, const uint8_t *top, uint8_t *ctop, unsigned *sum)
+{
+	unsigned m = (need[0] == card) | (need[1] == card) << 1 | (need[2] == card) << 2 |
+		     (need[3] == card) << 3;
+	while (i--)
+		m &= m - 1;
+	unsigned k = (unsigned)__builtin_ctz(m);
+	count[card]--;
+	need[k] = calc_needs[k][++found[k]];
+	count[need[k]]++;
+	count[0] = 0;
+	for (unsigned w = 0; w < 4; w++)
+		ctop[w] = count[top[w]];
+	*sum = (unsigned)ctop[0] + ctop[1] + ctop[2] + ctop[3];
+}
+
+/* The same moves in the same order as calc_moves, counted rather than
+ * listed: count[r] is how many foundations need rank r, ctop[w] how many
+ * need waste top w, sum their total. All are kept up to date as cards move
+ * (a card put on a pile changes one top; a foundation move recounts), and
+ * only the chosen move is decoded. Everything is a local: a byte stored
+ * into a pile may alias anything a pointer reaches, which would reload the
+ * generator and the counts after every move. */
 void calc_random_playout(calc_state *s, rng_t *r)
 {
-	uint8_t need[4], count[14] = {0};
+	rng_t gen = *r;
+	uint8_t need[4], count[14] = {0}, top[4] = {0}, ctop[4] = {0}, len[4], found[4];
+	/* The face-down cards, then a 0 that ends the stock phase. */
+	uint8_t stock[53];
+	unsigned np = s->npiles, sum = 0, next = s->next, ncards = s->ncards;
+	memcpy(stock, s->stock, 52);
+	stock[ncards] = 0;
+	memcpy(found, s->found, 4);
+	memcpy(len, s->len, 4);
 	for (int k = 0; k < 4; k++) {
-		need[k] = (uint8_t)calc_need(k, s->found[k]);
+		need[k] = calc_needs[k][found[k]];
 		count[need[k]]++;
 	}
 	count[0] = 0;
-	for (;;) {
-		int hand = s->hand, np = s->npiles;
-		int nh = hand ? count[hand] : 0;
-		int n = hand ? nh + np : 0;
-		int top[4];
-		for (int w = 0; w < np; w++) {
-			top[w] = s->len[w] ? s->pile[w][s->len[w] - 1] : 0;
-			n += count[top[w]];
-		}
-		if (!n)
-			break;
-		int i = (int)rng_below(r, (uint64_t)n), card, to;
-		if (hand && i < nh + np) {
-			s->hand = 0;
-			card = hand;
-			if (i >= nh) {
-				int w = i - nh;
-				s->pile[w][s->len[w]++] = (uint8_t)card;
-				goto played;
-			}
-		} else {
-			i -= hand ? nh + np : 0;
-			int w = 0;
-			while (i >= count[top[w]])
-				i -= count[top[w++]];
-			card = top[w];
-			s->len[w]--;
-		}
-		/* The I-th foundation (in order) that needs CARD. */
-		for (to = 0; need[to] != card || i--; to++)
-			;
-		count[card]--;
-		s->found[to]++;
-		need[to] = (uint8_t)calc_need(to, s->found[to]);
-		count[need[to]]++;
-		count[0] = 0;
-	played:
-		s->steps++;
-		calc_turn(s);
+	for (unsigned w = 0; w < np; w++) {
+		top[w] = len[w] ? s->pile[w][len[w] - 1] : 0;
+		sum += ctop[w] = count[top[w]];
 	}
+	unsigned hand = s->hand, steps = s->steps, i, card, w;
+	/* While there is a hand: n = its foundations, the piles, the tops'
+	 * foundations. */
+	while (hand) {
+		unsigned nh = count[hand];
+		i = calc_draw(&gen, nh + np + sum);
+		steps++;
+		w = i - nh;
+		if (w < np) {
+			/* Most moves: the hand onto a waste pile. */
+			s->pile[w][len[w]++] = (uint8_t)hand;
+			sum += nh - ctop[w];
+			ctop[w] = (uint8_t)nh;
+			top[w] = (uint8_t)hand;
+			hand = stock[next];
+			next += hand != 0;
+			continue;
+		}
+		if (i < nh) {
+			card = hand;
+			hand = stock[next];
+			next += hand != 0;
+		} else {
+			i -= nh + np;
+			card = take_top(s, top, len, ctop, &i);
+		}
+		to_foundation(card, i, need, count, found, top, ctop, &sum);
+	}
+	/* Then only the tops' foundation moves are left. */
+	while (sum) {
+		i = calc_draw(&gen, sum);
+		steps++;
+		card = take_top(s, top, len, ctop, &i);
+		to_foundation(card, i, need, count, found, top, ctop, &sum);
+	}
+	*r = gen;
+	memcpy(s->found, found, 4);
+	memcpy(s->len, len, 4);
+	s->hand = (uint8_t)hand;
+	s->next = (uint8_t)next;
+	s->steps = (uint16_t)steps;
 	calc_check(s);
 }
 
@@ -311,12 +392,7 @@ void calc_greedy_playout(calc_state *s)
 
 void calc_resample(calc_state *s, rng_t *r)
 {
-	for (int i = s->ncards - 1; i > s->next; i--) {
-		int j = s->next + (int)rng_below(r, (uint64_t)(i - s->next) + 1);
-		uint8_t t = s->stock[i];
-		s->stock[i] = s->stock[j];
-		s->stock[j] = t;
-	}
+	shuffle16(s->stock + s->next, s->ncards - s->next, r);
 }
 
 void calc_check(const calc_state *s)

@@ -54,19 +54,19 @@ typedef struct {
 	uint8_t variant;
 } calc_state;
 
-/* The rank foundation K (0..3) holding N cards accepts (1..13; 0 when
- * complete). */
+/* calc_needs[k][n]: the rank foundation k (0..3) holding n cards accepts,
+ * k+1 times n+1 mod 13 with 0 read as K (1..13; 0 when complete). A table
+ * because the playouts look it up on every foundation move. */
+extern const uint8_t calc_needs[4][14];
 static inline int calc_need(int k, int n)
 {
-	if (n >= 13)
-		return 0;
-	int r = (k + 1) * (n + 1) % 13;
-	return r ? r : 13;
+	return calc_needs[k][n];
 }
 
 /* Stock size of a variant: 48, or 52 without foundation starters. */
 int calc_stock_size(int variant);
-/* The deck of a variant, shuffled by Fisher-Yates with R, into OUT. */
+/* The deck of a variant, shuffled by Fisher-Yates with R (16 bits a swap,
+ * four swaps a generator output), into OUT. */
 void calc_shuffle(int variant, rng_t *r, uint8_t out[52]);
 /* Parses a deck of rank letters A23456789TJQK (top first); returns NULL or
  * what is wrong with it. */
@@ -92,7 +92,22 @@ bool calc_success(const calc_state *s);
  * hand's (or the pile's top) in S before the move. */
 void calc_move_name(const calc_state *s, int move, char *out);
 
-/* Plays uniformly random legal moves to the end. */
+/* A random choice among N (1..CALC_MAX_MOVES) moves: one generator output
+ * per choice, its high 32 bits by Lemire's method (exactly uniform). */
+static inline unsigned calc_draw(rng_t *r, unsigned n)
+{
+	uint64_t x = (rng_next(r) >> 32) * n;
+	/* Only a product whose low half is below n can be rejected: testing
+	 * that first keeps the division off the common path. */
+	if (__builtin_expect((uint32_t)x < n, 0)) {
+		uint32_t t = -n % n;
+		while ((uint32_t)x < t)
+			x = (rng_next(r) >> 32) * n;
+	}
+	return (unsigned)(x >> 32);
+}
+/* Plays uniformly random legal moves to the end: the calc_draw(N)-th of
+ * the N moves calc_moves lists (not DISTINCT). */
 void calc_random_playout(calc_state *s, rng_t *r);
 /* The greedy rule's move (see calc.c). */
 int calc_greedy_move(const calc_state *s);

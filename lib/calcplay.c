@@ -199,7 +199,7 @@ int calcplay_move(calcplay *p, const calc_state *s, rng_t *r)
 	}
 	default: {
 		int n = calc_moves(s, moves, false);
-		return moves[rng_below(r, (uint64_t)n)];
+		return moves[calc_draw(r, (unsigned)n)];
 	}
 	}
 }

@@ -222,6 +222,28 @@ int main(void)
 		calcplay_free(&pl[p]);
 	}
 	CHECK(!illegal, "random, greedy, mcts, simple and best play only legal moves");
+
+	/* The counting playout makes the random player's moves, draw for draw. */
+	int differ = 0;
+	for (int i = 0; i < 400; i++) {
+		int v = i & 3;
+		uint8_t deck[52];
+		rng_t r1, r2;
+		rng_stream(&r1, 9, (uint64_t)i);
+		calc_shuffle(v, &r1, deck);
+		r2 = r1;
+		calc_state a, b;
+		calc_deal(&a, v, deck);
+		/* Some start from the middle of a game. */
+		for (int k = 0; k < i % 30 && !calc_over(&a); k++)
+			calc_play(&a, calc_greedy_move(&a));
+		b = a;
+		calc_random_playout(&a, &r1);
+		while (!calc_over(&b))
+			calc_play(&b, calcplay_move(&pl[0], &b, &r2));
+		differ += memcmp(&a, &b, sizeof a) != 0 || memcmp(&r1, &r2, sizeof r1) != 0;
+	}
+	CHECK(!differ, "the counting random playout equals the random player (%d of 400 differ)", differ);
 	CHECK(calcplay_reward(&s, -1) == (calc_success(&s) ? 1.0 : 0.0), "binary reward");
 	calc_state two = deal(WIN, 0);
 	two.found[0] = 13; /* a stand-in: only rest matters below */
