@@ -383,11 +383,120 @@ int calc_greedy_move(const calc_state *s)
 	return CALC_MOVE(0, 4 + w);
 }
 
+/* pos_table[k][r]: where rank r comes in foundation k's sequence (0..12),
+ * the inverse of calc_needs. */
+static const uint8_t pos_table[4][14] = {
+	{0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12},
+	{0, 6, 0, 7, 1, 8, 2, 9, 3, 10, 4, 11, 5, 12},
+	{0, 8, 4, 0, 9, 5, 1, 10, 6, 2, 11, 7, 3, 12},
+	{0, 9, 6, 3, 0, 10, 7, 4, 1, 11, 8, 5, 2, 12},
+};
+
+/* urgency() of every rank at once, as byte vectors indexed by rank:
+ * dist[k] holds each rank's distance on foundation k (PASSED, far beyond
+ * any distance even after 13 decrements, once k has passed it), and the
+ * urgency is their minimum, at most 13. */
+typedef int8_t ranks_v __attribute__((vector_size(16)));
+enum { PASSED = 100 };
+
+static inline ranks_v vmin(ranks_v a, ranks_v b)
+{
+	ranks_v m = a < b;
+	return (a & m) | (b & ~m);
+}
+
+static inline ranks_v passed_to_far(ranks_v d)
+{
+	ranks_v neg = d < 0;
+	return (d & ~neg) | (((ranks_v){0} + PASSED) & neg);
+}
+
+static void dist_start(const uint8_t found[4], ranks_v dist[4])
+{
+	for (int k = 0; k < 4; k++) {
+		ranks_v p;
+		memcpy(&p, pos_table[k], 14);
+		memset((char *)&p + 14, PASSED, 2);
+		dist[k] = passed_to_far(p - (int8_t)found[k]);
+	}
+}
+
+static inline ranks_v dist_urgency(const ranks_v dist[4])
+{
+	return vmin(vmin(vmin(dist[0], dist[1]), vmin(dist[2], dist[3])), (ranks_v){0} + 13);
+}
+
+/* The greedy rule's moves as calc_greedy_move makes them, with the
+ * urgencies kept in a table that changes only when a foundation does (the
+ * search players run this playout millions of times). */
 void calc_greedy_playout(calc_state *s)
 {
-	int m;
-	while ((m = calc_greedy_move(s)) >= 0)
-		calc_play(s, m);
+	uint8_t need[4], count[14] = {0}, found[4], len[4];
+	unsigned np = s->npiles, hand = s->hand, next = s->next, steps = s->steps;
+	ranks_v dist[4], u;
+	memcpy(found, s->found, 4);
+	memcpy(len, s->len, 4);
+	for (int k = 0; k < 4; k++) {
+		need[k] = calc_needs[k][found[k]];
+		count[need[k]]++;
+	}
+	count[0] = 0;
+	dist_start(found, dist);
+	u = dist_urgency(dist);
+	for (;;) {
+		unsigned card, w;
+		for (w = 0; w < np; w++)
+			if (len[w] && count[s->pile[w][len[w] - 1]])
+				break;
+		if (w < np) {
+			card = s->pile[w][--len[w]];
+		} else if (!hand) {
+			break;
+		} else if (count[hand]) {
+			card = hand;
+			hand = next < s->ncards ? s->stock[next++] : 0;
+		} else {
+			unsigned uc = u[hand], fit = 4, fit_cost = 99, empty = 4, bury = 0;
+			int bury_u = -1;
+			for (w = 0; w < np; w++) {
+				if (!len[w]) {
+					if (empty == 4)
+						empty = w;
+					continue;
+				}
+				unsigned ut = u[s->pile[w][len[w] - 1]];
+				if (ut >= uc && ut - uc < fit_cost) {
+					fit = w;
+					fit_cost = ut - uc;
+				}
+				if ((int)ut > bury_u) {
+					bury = w;
+					bury_u = (int)ut;
+				}
+			}
+			w = fit < 4 ? fit : empty < 4 ? empty : bury;
+			s->pile[w][len[w]++] = (uint8_t)hand;
+			hand = next < s->ncards ? s->stock[next++] : 0;
+			steps++;
+			continue;
+		}
+		unsigned k = 0;
+		while (need[k] != card)
+			k++;
+		count[card]--;
+		need[k] = calc_needs[k][++found[k]];
+		count[need[k]]++;
+		count[0] = 0;
+		dist[k] = passed_to_far(dist[k] - 1);
+		u = dist_urgency(dist);
+		steps++;
+	}
+	memcpy(s->found, found, 4);
+	memcpy(s->len, len, 4);
+	s->hand = (uint8_t)hand;
+	s->next = (uint8_t)next;
+	s->steps = (uint16_t)steps;
+	calc_check(s);
 }
 
 void calc_resample(calc_state *s, rng_t *r)

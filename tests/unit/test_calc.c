@@ -244,6 +244,27 @@ int main(void)
 		differ += memcmp(&a, &b, sizeof a) != 0 || memcmp(&r1, &r2, sizeof r1) != 0;
 	}
 	CHECK(!differ, "the counting random playout equals the random player (%d of 400 differ)", differ);
+
+	/* The table-driven greedy playout makes calc_greedy_move's moves. */
+	differ = 0;
+	for (int i = 0; i < 400; i++) {
+		int v = i & 3;
+		uint8_t deck[52];
+		rng_t r1;
+		rng_stream(&r1, 10, (uint64_t)i);
+		calc_shuffle(v, &r1, deck);
+		calc_state a, b;
+		calc_deal(&a, v, deck);
+		for (int k = 0; k < i % 30 && !calc_over(&a); k++)
+			calc_play(&a, calc_moves(&a, m, false) ? m[calc_draw(&r1, (unsigned)calc_moves(&a, m, false))] : 0);
+		b = a;
+		calc_greedy_playout(&a);
+		int mv;
+		while ((mv = calc_greedy_move(&b)) >= 0)
+			calc_play(&b, mv);
+		differ += memcmp(&a, &b, sizeof a) != 0;
+	}
+	CHECK(!differ, "the greedy playout equals the greedy rule move by move (%d of 400 differ)", differ);
 	CHECK(calcplay_reward(&s, -1) == (calc_success(&s) ? 1.0 : 0.0), "binary reward");
 	calc_state two = deal(WIN, 0);
 	two.found[0] = 13; /* a stand-in: only rest matters below */
