@@ -50,7 +50,7 @@ static const char usage_text[] =
 	"      --variant V       no-foundations, three-piles (comma-separated or\n"
 	"                        repeated; default standard)\n"
 	"      --playouts N      mcts: playouts per move (default 10000); best:\n"
-	"                        reshuffles per candidate move (default 64)\n"
+	"                        rollouts per leaf of its two-ply search (default 128)\n"
 	"      --reward R        mcts and simple: binary (default) or rest:B (B for\n"
 	"                        two cards left, falling to 0 at 25)\n"
 	"      --level L         simple: plies expanded (default 3)\n"
@@ -126,7 +126,7 @@ static int calc_main(calcrun_opts *c, int64_t playouts, bool playouts_set)
 		snprintf(name, sizeof name, "mcts:%u", p->playouts);
 		break;
 	case CALCPLAY_BEST:
-		p->playouts = playouts_set ? (uint32_t)playouts : 64;
+		p->playouts = playouts_set ? (uint32_t)playouts : 128;
 		snprintf(name, sizeof name, "best:%u", p->playouts);
 		break;
 	case CALCPLAY_SIMPLE:

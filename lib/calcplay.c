@@ -1,5 +1,7 @@
 #include "calcplay.h"
 
+#include <string.h>
+
 #include "util.h"
 
 double calcplay_reward(const calc_state *s, double bad)
@@ -150,31 +152,107 @@ static double simple_value(const calcplay *p, calc_state *c, int level, rng_t *r
 	return best_v;
 }
 
-/* Best: for each distinct move, the same reshuffles of the unseen cards
- * (common random numbers, so moves are compared on equal deals) played
- * out by the greedy rule; the move with the most successes, then the
- * fewest cards left. */
+/* Best's value of one rollout: success far above any failure, and among
+ * failures fewer cards left is better (a signal long before any rollout
+ * succeeds). */
+static double rollout_value(const calc_state *c)
+{
+	return calc_success(c) ? 1000.0 : 52.0 - calc_rest(c);
+}
+
+/* The mean rollout value of S over rollouts FIRST..FIRST+N-1 (stream
+ * (KEY, k) reshuffles the unseen cards of rollout k, so every state is
+ * judged on the same deals). */
+static double rollouts(const calc_state *s, uint64_t key, uint64_t first, uint64_t n)
+{
+	double v = 0;
+	for (uint64_t k = first; k < first + n; k++) {
+		rng_t rr;
+		rng_stream(&rr, key, k);
+		calc_state c = *s;
+		calc_resample(&c, &rr);
+		calc_turn(&c);
+		calc_greedy_playout(&c);
+		v += rollout_value(&c);
+	}
+	return v / (double)n;
+}
+
+/* Plays foundation moves by the greedy rule while there are any. */
+static void play_foundation_moves(calc_state *s)
+{
+	int m;
+	while ((m = calc_greedy_move(s)) >= 0 && CALC_TO(m) < 4)
+		calc_play(s, m);
+}
+
+/* The value of S, whose hand is empty: an expectation over the next card's
+ * rank (weighted by its copies among the unseen cards) of the best
+ * placement of that card once it is turned, each placement judged by N
+ * rollouts. This is one more ply of lookahead than rollouts alone, and an
+ * honest one: the placement is chosen knowing the card but not the ones
+ * after it. */
+static double chance_value(const calc_state *s, uint64_t key, uint64_t n)
+{
+	if (s->next >= s->ncards)
+		return rollouts(s, key, 0, n);
+	int count[14] = {0};
+	for (int j = s->next; j < s->ncards; j++)
+		count[s->stock[j]]++;
+	double sum = 0;
+	for (int rank = 1; rank <= 13; rank++) {
+		if (!count[rank])
+			continue;
+		calc_state d = *s;
+		turn_rank(&d, rank);
+		play_foundation_moves(&d);
+		double best = -1;
+		int moves[CALC_MAX_MOVES];
+		int nm = d.hand ? calc_moves(&d, moves, true) : 0;
+		if (!nm)
+			best = rollouts(&d, key, 0, n);
+		for (int i = 0; i < nm; i++) {
+			calc_state e = d;
+			calc_play(&e, moves[i]);
+			unturn(&e, moves[i]);
+			double v = rollouts(&e, key, 0, n);
+			if (v > best)
+				best = v;
+		}
+		sum += count[rank] * best;
+	}
+	return sum / (s->ncards - s->next);
+}
+
+/* Best. When a card can go to a foundation only such moves are candidates
+ * (moving a card up never blocks anything, so waiting is not worth a
+ * search). A hand placement is judged by chance_value with PLAYOUTS
+ * rollouts per leaf; other choices (between foundations) by PLAYOUTS times
+ * the number of candidates rollouts each. Ties go to the move listed
+ * first. */
 static int best_move(const calcplay *p, const calc_state *s, rng_t *r)
 {
 	int moves[CALC_MAX_MOVES];
-	int n = calc_moves(s, moves, true);
+	int n = calc_moves(s, moves, true), nf = 0;
+	for (int i = 0; i < n; i++)
+		if (CALC_TO(moves[i]) < 4)
+			moves[nf++] = moves[i];
+	if (nf)
+		n = nf;
 	if (n == 1)
 		return moves[0];
 	uint64_t key = rng_next(r);
 	double best_v = -1;
 	int best = moves[0];
 	for (int i = 0; i < n; i++) {
-		double v = 0;
-		rng_t rr;
-		for (uint32_t k = 0; k < p->playouts; k++) {
-			rng_stream(&rr, key, k);
-			calc_state c = *s;
-			calc_play(&c, moves[i]);
-			unturn(&c, moves[i]);
-			calc_resample(&c, &rr);
+		calc_state c = *s;
+		calc_play(&c, moves[i]);
+		double v;
+		if (unturn(&c, moves[i])) {
+			v = chance_value(&c, key, p->playouts);
+		} else {
 			calc_turn(&c);
-			calc_greedy_playout(&c);
-			v += calc_success(&c) ? 1000.0 : 52.0 - calc_rest(&c);
+			v = rollouts(&c, key, 0, (uint64_t)p->playouts * (uint64_t)n);
 		}
 		if (v > best_v) {
 			best_v = v;

@@ -15,7 +15,7 @@ typedef enum { CALCPLAY_RANDOM, CALCPLAY_GREEDY, CALCPLAY_MCTS, CALCPLAY_SIMPLE,
 
 typedef struct {
 	calcplay_kind kind;
-	uint32_t playouts;  /* mcts: per move; best: per candidate move */
+	uint32_t playouts;  /* mcts: per move; best: rollouts per leaf */
 	double ucb;
 	uint32_t threshold;
 	double bad;         /* reward for two cards left; < 0: binary reward */
