@@ -287,6 +287,11 @@ void calc_random_playout(calc_state *s, rng_t *r)
 		sum += ctop[w] = count[top[w]];
 	}
 	unsigned hand = s->hand, steps = s->steps, i, card, w;
+	if (!hand) {
+		/* A search may hand over a state whose card is not yet turned. */
+		hand = stock[next];
+		next += hand != 0;
+	}
 	/* While there is a hand: n = its foundations, the piles, the tops'
 	 * foundations. */
 	while (hand) {
@@ -434,6 +439,8 @@ void calc_greedy_playout(calc_state *s)
 	uint8_t need[4], count[14] = {0}, found[4], len[4];
 	unsigned np = s->npiles, hand = s->hand, next = s->next, steps = s->steps;
 	ranks_v dist[4], u;
+	if (!hand && next < s->ncards)
+		hand = s->stock[next++];
 	memcpy(found, s->found, 4);
 	memcpy(len, s->len, 4);
 	for (int k = 0; k < 4; k++) {

@@ -107,11 +107,13 @@ static inline unsigned calc_draw(rng_t *r, unsigned n)
 	return (unsigned)(x >> 32);
 }
 /* Plays uniformly random legal moves to the end: the calc_draw(N)-th of
- * the N moves calc_moves lists (not DISTINCT). */
+ * the N moves calc_moves lists (not DISTINCT). Turns the next card first
+ * if the hand is empty. */
 void calc_random_playout(calc_state *s, rng_t *r);
 /* The greedy rule's move (see calc.c). */
 int calc_greedy_move(const calc_state *s);
-/* Plays greedy moves to the end. */
+/* Plays greedy moves to the end (turning the next card first if the hand
+ * is empty). */
 void calc_greedy_playout(calc_state *s);
 
 /* Replaces the face-down cards by a random order of the same cards: the

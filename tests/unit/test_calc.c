@@ -265,6 +265,22 @@ int main(void)
 		differ += memcmp(&a, &b, sizeof a) != 0;
 	}
 	CHECK(!differ, "the greedy playout equals the greedy rule move by move (%d of 400 differ)", differ);
+
+	/* A search hands the playouts states whose next card is not turned yet
+	 * (the simple tree did, and its playouts stopped at once). */
+	{
+		calc_state a = deal(WIN, 0), b;
+		calc_play(&a, CALC_MOVE(0, 4));
+		a.next--;
+		a.hand = 0;
+		b = a;
+		rng_t r3;
+		rng_stream(&r3, 11, 0);
+		calc_random_playout(&a, &r3);
+		calc_greedy_playout(&b);
+		CHECK(a.next == a.ncards && !a.hand && calc_over(&a) && b.next == b.ncards && calc_over(&b),
+		      "playouts from an unturned hand turn it and play the whole stock");
+	}
 	CHECK(calcplay_reward(&s, -1) == (calc_success(&s) ? 1.0 : 0.0), "binary reward");
 	calc_state two = deal(WIN, 0);
 	two.found[0] = 13; /* a stand-in: only rest matters below */
