@@ -1,7 +1,5 @@
 #include "calcplay.h"
 
-#include <string.h>
-
 #include "util.h"
 
 double calcplay_reward(const calc_state *s, double bad)
@@ -160,13 +158,13 @@ static double rollout_value(const calc_state *c)
 	return calc_success(c) ? 1000.0 : 52.0 - calc_rest(c);
 }
 
-/* The mean rollout value of S over rollouts FIRST..FIRST+N-1 (stream
- * (KEY, k) reshuffles the unseen cards of rollout k, so every state is
- * judged on the same deals). */
-static double rollouts(const calc_state *s, uint64_t key, uint64_t first, uint64_t n)
+/* The mean rollout value of S over N rollouts (stream (KEY, k) reshuffles
+ * the unseen cards of rollout k, so every state is judged on the same
+ * deals). */
+static double rollouts(const calc_state *s, uint64_t key, uint64_t n)
 {
 	double v = 0;
-	for (uint64_t k = first; k < first + n; k++) {
+	for (uint64_t k = 0; k < n; k++) {
 		rng_t rr;
 		rng_stream(&rr, key, k);
 		calc_state c = *s;
@@ -195,7 +193,7 @@ static void play_foundation_moves(calc_state *s)
 static double chance_value(const calc_state *s, uint64_t key, uint64_t n)
 {
 	if (s->next >= s->ncards)
-		return rollouts(s, key, 0, n);
+		return rollouts(s, key, n);
 	int count[14] = {0};
 	for (int j = s->next; j < s->ncards; j++)
 		count[s->stock[j]]++;
@@ -210,12 +208,12 @@ static double chance_value(const calc_state *s, uint64_t key, uint64_t n)
 		int moves[CALC_MAX_MOVES];
 		int nm = d.hand ? calc_moves(&d, moves, true) : 0;
 		if (!nm)
-			best = rollouts(&d, key, 0, n);
+			best = rollouts(&d, key, n);
 		for (int i = 0; i < nm; i++) {
 			calc_state e = d;
 			calc_play(&e, moves[i]);
 			unturn(&e, moves[i]);
-			double v = rollouts(&e, key, 0, n);
+			double v = rollouts(&e, key, n);
 			if (v > best)
 				best = v;
 		}
@@ -252,7 +250,7 @@ static int best_move(const calcplay *p, const calc_state *s, rng_t *r)
 			v = chance_value(&c, key, p->playouts);
 		} else {
 			calc_turn(&c);
-			v = rollouts(&c, key, 0, (uint64_t)p->playouts * (uint64_t)n);
+			v = rollouts(&c, key, (uint64_t)p->playouts * (uint64_t)n);
 		}
 		if (v > best_v) {
 			best_v = v;
