@@ -36,7 +36,7 @@ static const uint8_t sorted_decks[2][52] = {
 
 /* Fisher-Yates over A[0..N-1] (N <= 52) from the end. A swap index below
  * 52 needs far fewer than 32 bits, so each takes 16 (four per generator
- * output), by Lemire's rejection as in calc_draw. */
+ * output), by Lemire's rejection as in rng_below32. */
 static void shuffle16(uint8_t *a, int n, rng_t *r)
 {
 	uint64_t pool = 0;
@@ -224,6 +224,45 @@ void calc_move_name(const calc_state *s, int move, char *out)
 	out[n] = '\0';
 }
 
+/* The foundations as the fast playouts keep them: cards on each, the rank
+ * each needs, and how many need each rank (count[0] stays 0, so that
+ * complete foundations and empty piles' tops count for nothing). */
+typedef struct {
+	uint8_t found[4], need[4], count[14];
+} foundations;
+
+static inline void fnd_start(foundations *f, const calc_state *s)
+{
+	memcpy(f->found, s->found, 4);
+	memset(f->count, 0, sizeof f->count);
+	for (int k = 0; k < 4; k++) {
+		f->need[k] = calc_needs[k][f->found[k]];
+		f->count[f->need[k]]++;
+	}
+	f->count[0] = 0;
+}
+
+/* Foundation K takes the card it needs. */
+static inline void fnd_advance(foundations *f, unsigned k)
+{
+	f->count[f->need[k]]--;
+	f->need[k] = calc_needs[k][++f->found[k]];
+	f->count[f->need[k]]++;
+	f->count[0] = 0;
+}
+
+/* Writes a fast playout's locals back into S. */
+static void playout_end(calc_state *s, const foundations *f, const uint8_t len[4], unsigned hand,
+			unsigned next, unsigned steps)
+{
+	memcpy(s->found, f->found, 4);
+	memcpy(s->len, len, 4);
+	s->hand = (uint8_t)hand;
+	s->next = (uint8_t)next;
+	s->steps = (uint16_t)steps;
+	calc_check(s);
+}
+
 /* The random playout's waste top to play: the pile holding the I-th
  * (from 0) top foundation move, by prefix sums because the choice is random
  * and a branch on it would mostly be mispredicted; I becomes the index
@@ -242,20 +281,16 @@ static inline unsigned take_top(const calc_state *s, uint8_t *top, uint8_t *len,
 
 /* CARD onto the I-th foundation (in order) that needs it, and the counts
  * redone (a fourth top is 0 with three piles, and count[0] is 0). */
-static inline void to_foundation(unsigned card, unsigned i, uint8_t *need, uint8_t *count,
-				 uint8_t *found, const uint8_t *top, uint8_t *ctop, unsigned *sum)
+static inline void to_foundation(unsigned card, unsigned i, foundations *f, const uint8_t *top,
+				 uint8_t *ctop, unsigned *sum)
 {
-	unsigned m = (need[0] == card) | (need[1] == card) << 1 | (need[2] == card) << 2 |
-		     (need[3] == card) << 3;
+	unsigned m = (f->need[0] == card) | (f->need[1] == card) << 1 | (f->need[2] == card) << 2 |
+		     (f->need[3] == card) << 3;
 	while (i--)
 		m &= m - 1;
-	unsigned k = (unsigned)__builtin_ctz(m);
-	count[card]--;
-	need[k] = calc_needs[k][++found[k]];
-	count[need[k]]++;
-	count[0] = 0;
+	fnd_advance(f, (unsigned)__builtin_ctz(m));
 	for (unsigned w = 0; w < 4; w++)
-		ctop[w] = count[top[w]];
+		ctop[w] = f->count[top[w]];
 	*sum = (unsigned)ctop[0] + ctop[1] + ctop[2] + ctop[3];
 }
 
@@ -269,22 +304,18 @@ static inline void to_foundation(unsigned card, unsigned i, uint8_t *need, uint8
 void calc_random_playout(calc_state *s, rng_t *r)
 {
 	rng_t gen = *r;
-	uint8_t need[4], count[14] = {0}, top[4] = {0}, ctop[4] = {0}, len[4], found[4];
+	foundations f;
+	uint8_t top[4] = {0}, ctop[4] = {0}, len[4];
 	/* The face-down cards, then a 0 that ends the stock phase. */
 	uint8_t stock[53];
 	unsigned np = s->npiles, sum = 0, next = s->next, ncards = s->ncards;
 	memcpy(stock, s->stock, 52);
 	stock[ncards] = 0;
-	memcpy(found, s->found, 4);
 	memcpy(len, s->len, 4);
-	for (int k = 0; k < 4; k++) {
-		need[k] = calc_needs[k][found[k]];
-		count[need[k]]++;
-	}
-	count[0] = 0;
+	fnd_start(&f, s);
 	for (unsigned w = 0; w < np; w++) {
 		top[w] = len[w] ? s->pile[w][len[w] - 1] : 0;
-		sum += ctop[w] = count[top[w]];
+		sum += ctop[w] = f.count[top[w]];
 	}
 	unsigned hand = s->hand, steps = s->steps, i, card, w;
 	if (!hand) {
@@ -295,8 +326,8 @@ void calc_random_playout(calc_state *s, rng_t *r)
 	/* While there is a hand: n = its foundations, the piles, the tops'
 	 * foundations. */
 	while (hand) {
-		unsigned nh = count[hand];
-		i = calc_draw(&gen, nh + np + sum);
+		unsigned nh = f.count[hand];
+		i = rng_below32(&gen, nh + np + sum);
 		steps++;
 		w = i - nh;
 		if (w < np) {
@@ -317,22 +348,17 @@ void calc_random_playout(calc_state *s, rng_t *r)
 			i -= nh + np;
 			card = take_top(s, top, len, ctop, &i);
 		}
-		to_foundation(card, i, need, count, found, top, ctop, &sum);
+		to_foundation(card, i, &f, top, ctop, &sum);
 	}
 	/* Then only the tops' foundation moves are left. */
 	while (sum) {
-		i = calc_draw(&gen, sum);
+		i = rng_below32(&gen, sum);
 		steps++;
 		card = take_top(s, top, len, ctop, &i);
-		to_foundation(card, i, need, count, found, top, ctop, &sum);
+		to_foundation(card, i, &f, top, ctop, &sum);
 	}
 	*r = gen;
-	memcpy(s->found, found, 4);
-	memcpy(s->len, len, 4);
-	s->hand = (uint8_t)hand;
-	s->next = (uint8_t)next;
-	s->steps = (uint16_t)steps;
-	calc_check(s);
+	playout_end(s, &f, len, hand, next, steps);
 }
 
 /* How many cards foundation play needs before RANK can go up: the fewest
@@ -436,30 +462,26 @@ static inline ranks_v dist_urgency(const ranks_v dist[4])
  * search players run this playout millions of times). */
 void calc_greedy_playout(calc_state *s)
 {
-	uint8_t need[4], count[14] = {0}, found[4], len[4];
+	foundations f;
+	uint8_t len[4];
 	unsigned np = s->npiles, hand = s->hand, next = s->next, steps = s->steps;
 	ranks_v dist[4], u;
 	if (!hand && next < s->ncards)
 		hand = s->stock[next++];
-	memcpy(found, s->found, 4);
 	memcpy(len, s->len, 4);
-	for (int k = 0; k < 4; k++) {
-		need[k] = calc_needs[k][found[k]];
-		count[need[k]]++;
-	}
-	count[0] = 0;
-	dist_start(found, dist);
+	fnd_start(&f, s);
+	dist_start(f.found, dist);
 	u = dist_urgency(dist);
 	for (;;) {
 		unsigned card, w;
 		for (w = 0; w < np; w++)
-			if (len[w] && count[s->pile[w][len[w] - 1]])
+			if (len[w] && f.count[s->pile[w][len[w] - 1]])
 				break;
 		if (w < np) {
 			card = s->pile[w][--len[w]];
 		} else if (!hand) {
 			break;
-		} else if (count[hand]) {
+		} else if (f.count[hand]) {
 			card = hand;
 			hand = next < s->ncards ? s->stock[next++] : 0;
 		} else {
@@ -488,22 +510,14 @@ void calc_greedy_playout(calc_state *s)
 			continue;
 		}
 		unsigned k = 0;
-		while (need[k] != card)
+		while (f.need[k] != card)
 			k++;
-		count[card]--;
-		need[k] = calc_needs[k][++found[k]];
-		count[need[k]]++;
-		count[0] = 0;
+		fnd_advance(&f, k);
 		dist[k] = passed_to_far(dist[k] - 1);
 		u = dist_urgency(dist);
 		steps++;
 	}
-	memcpy(s->found, found, 4);
-	memcpy(s->len, len, 4);
-	s->hand = (uint8_t)hand;
-	s->next = (uint8_t)next;
-	s->steps = (uint16_t)steps;
-	calc_check(s);
+	playout_end(s, &f, len, hand, next, steps);
 }
 
 void calc_resample(calc_state *s, rng_t *r)

@@ -92,21 +92,7 @@ bool calc_success(const calc_state *s);
  * hand's (or the pile's top) in S before the move. */
 void calc_move_name(const calc_state *s, int move, char *out);
 
-/* A random choice among N (1..CALC_MAX_MOVES) moves: one generator output
- * per choice, its high 32 bits by Lemire's method (exactly uniform). */
-static inline unsigned calc_draw(rng_t *r, unsigned n)
-{
-	uint64_t x = (rng_next(r) >> 32) * n;
-	/* Only a product whose low half is below n can be rejected: testing
-	 * that first keeps the division off the common path. */
-	if (__builtin_expect((uint32_t)x < n, 0)) {
-		uint32_t t = -n % n;
-		while ((uint32_t)x < t)
-			x = (rng_next(r) >> 32) * n;
-	}
-	return (unsigned)(x >> 32);
-}
-/* Plays uniformly random legal moves to the end: the calc_draw(N)-th of
+/* Plays uniformly random legal moves to the end: the rng_below32(N)-th of
  * the N moves calc_moves lists (not DISTINCT). Turns the next card first
  * if the hand is empty. */
 void calc_random_playout(calc_state *s, rng_t *r);

@@ -169,7 +169,6 @@ static double rollouts(const calc_state *s, uint64_t key, uint64_t n)
 		rng_stream(&rr, key, k);
 		calc_state c = *s;
 		calc_resample(&c, &rr);
-		calc_turn(&c);
 		calc_greedy_playout(&c);
 		v += rollout_value(&c);
 	}
@@ -245,13 +244,9 @@ static int best_move(const calcplay *p, const calc_state *s, rng_t *r)
 	for (int i = 0; i < n; i++) {
 		calc_state c = *s;
 		calc_play(&c, moves[i]);
-		double v;
-		if (unturn(&c, moves[i])) {
-			v = chance_value(&c, key, p->playouts);
-		} else {
-			calc_turn(&c);
-			v = rollouts(&c, key, (uint64_t)p->playouts * (uint64_t)n);
-		}
+		double v = unturn(&c, moves[i])
+				   ? chance_value(&c, key, p->playouts)
+				   : rollouts(&c, key, (uint64_t)p->playouts * (uint64_t)n);
 		if (v > best_v) {
 			best_v = v;
 			best = moves[i];
@@ -275,7 +270,7 @@ int calcplay_move(calcplay *p, const calc_state *s, rng_t *r)
 	}
 	default: {
 		int n = calc_moves(s, moves, false);
-		return moves[calc_draw(r, (unsigned)n)];
+		return moves[rng_below32(r, (uint32_t)n)];
 	}
 	}
 }

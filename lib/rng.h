@@ -55,6 +55,21 @@ static inline uint64_t rng_below(rng_t *r, uint64_t n)
 	return (uint64_t)(m >> 64);
 }
 
+/* Uniform in [0, n) from the high 32 bits of one output (Lemire's method),
+ * 0 < n < 2^32: a 64-bit product where rng_below needs a 128-bit one. */
+static inline uint32_t rng_below32(rng_t *r, uint32_t n)
+{
+	uint64_t x = (rng_next(r) >> 32) * n;
+	/* Only a product whose low half is below n can be rejected: testing
+	 * that first keeps the division off the common path. */
+	if (__builtin_expect((uint32_t)x < n, 0)) {
+		uint32_t t = -n % n;
+		while ((uint32_t)x < t)
+			x = (rng_next(r) >> 32) * n;
+	}
+	return (uint32_t)(x >> 32);
+}
+
 /* Random choices take 32 bits at a time from one 64-bit output of the
  * generator (the games' choices are among a few dozen moves), and
  * Lemire's rejection keeps each exactly uniform. A game keeps one of

@@ -20,7 +20,7 @@ static void generic_playout(calc_state *s, rng_t *r)
 {
 	int moves[CALC_MAX_MOVES], n;
 	while ((n = calc_moves(s, moves, false)) > 0)
-		calc_play(s, moves[calc_draw(r, (unsigned)n)]);
+		calc_play(s, moves[rng_below32(r, (uint32_t)n)]);
 }
 
 int main(int argc, char **argv)

@@ -255,8 +255,10 @@ int main(void)
 		calc_shuffle(v, &r1, deck);
 		calc_state a, b;
 		calc_deal(&a, v, deck);
-		for (int k = 0; k < i % 30 && !calc_over(&a); k++)
-			calc_play(&a, calc_moves(&a, m, false) ? m[calc_draw(&r1, (unsigned)calc_moves(&a, m, false))] : 0);
+		for (int k = 0; k < i % 30 && !calc_over(&a); k++) {
+			int nm = calc_moves(&a, m, false);
+			calc_play(&a, m[rng_below32(&r1, (uint32_t)nm)]);
+		}
 		b = a;
 		calc_greedy_playout(&a);
 		int mv;
