@@ -361,9 +361,7 @@ void calc_random_playout(calc_state *s, rng_t *r)
 	playout_end(s, &f, len, hand, next, steps);
 }
 
-/* How many cards foundation play needs before RANK can go up: the fewest
- * over the foundations (0: playable now; 13 if none needs it any more). */
-static int urgency(const calc_state *s, int rank)
+int calc_urgency(const calc_state *s, int rank)
 {
 	int best = 13;
 	for (int k = 0; k < 4; k++)
@@ -392,7 +390,7 @@ int calc_greedy_move(const calc_state *s)
 	int k = accepting(s, s->hand);
 	if (k >= 0)
 		return CALC_MOVE(0, k);
-	int uc = urgency(s, s->hand);
+	int uc = calc_urgency(s, s->hand);
 	int fit = -1, fit_cost = 99, empty = -1, bury = -1, bury_u = -1;
 	for (int w = 0; w < s->npiles; w++) {
 		if (!s->len[w]) {
@@ -400,7 +398,7 @@ int calc_greedy_move(const calc_state *s)
 				empty = w;
 			continue;
 		}
-		int ut = urgency(s, s->pile[w][s->len[w] - 1]);
+		int ut = calc_urgency(s, s->pile[w][s->len[w] - 1]);
 		if (ut >= uc && ut - uc < fit_cost) {
 			fit = w;
 			fit_cost = ut - uc;

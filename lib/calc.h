@@ -96,6 +96,9 @@ void calc_move_name(const calc_state *s, int move, char *out);
  * the N moves calc_moves lists (not DISTINCT). Turns the next card first
  * if the hand is empty. */
 void calc_random_playout(calc_state *s, rng_t *r);
+/* How many cards foundation play needs before RANK can go up: the fewest
+ * over the foundations (0: playable now; 13 if none needs it any more). */
+int calc_urgency(const calc_state *s, int rank);
 /* The greedy rule's move (see calc.c). */
 int calc_greedy_move(const calc_state *s);
 /* Plays greedy moves to the end (turning the next card first if the hand
