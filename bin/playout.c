@@ -51,6 +51,9 @@ static const char usage_text[] =
 	"                        repeated; default standard)\n"
 	"      --playouts N      mcts: playouts per move (default 10000); best:\n"
 	"                        rollouts per leaf of its two-ply search (default 128)\n"
+	"      --endgame E       best: from E cards unseen on (default 16; 0: never),\n"
+	"                        choose among the moves by solving sampled orders\n"
+	"      --samples K       best: orders sampled per move there (default 64)\n"
 	"      --reward R        mcts and simple: binary (default) or rest:B (B for\n"
 	"                        two cards left, falling to 0 at 25)\n"
 	"      --level L         simple: plies expanded (default 3)\n"
@@ -60,7 +63,7 @@ static const char usage_text[] =
 enum {
 	OPT_SEED = 256, OPT_FIRST, OPT_MOVES, OPT_BLACK, OPT_WHITE, OPT_UCB, OPT_THRESHOLD,
 	OPT_PER_MOVE, OPT_PERFT, OPT_SHOW, OPT_POLICY, OPT_VARIANT, OPT_PLAYOUTS, OPT_REWARD,
-	OPT_LEVEL, OPT_WIDTH
+	OPT_LEVEL, OPT_WIDTH, OPT_ENDGAME, OPT_SAMPLES
 };
 
 static const struct option long_opts[] = {
@@ -82,6 +85,8 @@ static const struct option long_opts[] = {
 	{"reward", required_argument, NULL, OPT_REWARD},
 	{"level", required_argument, NULL, OPT_LEVEL},
 	{"width", required_argument, NULL, OPT_WIDTH},
+	{"endgame", required_argument, NULL, OPT_ENDGAME},
+	{"samples", required_argument, NULL, OPT_SAMPLES},
 	{"quiet", no_argument, NULL, 'q'},
 	CLI_LONG_OPTIONS,
 	{NULL, 0, NULL, 0},
@@ -127,7 +132,7 @@ static int calc_main(calcrun_opts *c, int64_t playouts, bool playouts_set)
 		break;
 	case CALCPLAY_BEST:
 		p->playouts = playouts_set ? (uint32_t)playouts : 128;
-		snprintf(name, sizeof name, "best:%u", p->playouts);
+		snprintf(name, sizeof name, "best:%u/%dx%u", p->playouts, p->endgame, p->samples);
 		break;
 	case CALCPLAY_SIMPLE:
 		snprintf(name, sizeof name, "simple:%dx%d", p->level, p->width);
@@ -147,7 +152,7 @@ int main(int argc, char **argv)
 	static const char *const games[] = {"othello", "calc", NULL};
 	static const char *const policies[] = {"random", "greedy", "mcts", "simple", "best", NULL};
 	int game = 0;
-	calcrun_opts co = {.player = {.bad = -1, .level = 3, .width = 5}};
+	calcrun_opts co = {.player = {.bad = -1, .level = 3, .width = 5, .endgame = 16, .samples = 64}};
 	int64_t playouts = 10000;
 	bool playouts_set = false, calc_only = false;
 	othrun_opts o = {.seed = 1, .first = 1, .games = 1, .black = "random", .white = "random"};
@@ -168,6 +173,11 @@ int main(int argc, char **argv)
 		case OPT_REWARD: co.player.bad = parse_reward(optarg); calc_only = true; break;
 		case OPT_LEVEL: co.player.level = (int)opt_i64("--level", optarg, 0, 30); calc_only = true; break;
 		case OPT_WIDTH: co.player.width = (int)opt_i64("--width", optarg, 1, 1000000); calc_only = true; break;
+		case OPT_ENDGAME: co.player.endgame = (int)opt_i64("--endgame", optarg, 0, 52); calc_only = true; break;
+		case OPT_SAMPLES:
+			co.player.samples = (uint32_t)opt_i64("--samples", optarg, 1, 1000000);
+			calc_only = true;
+			break;
 		case 'n':
 			o.games = opt_i64("-n", optarg, 1, OTHRUN_MAX_GAMES - 1);
 			o.games_set = true;
@@ -210,7 +220,8 @@ int main(int argc, char **argv)
 		return calc_main(&co, playouts, playouts_set);
 	}
 	if (calc_only)
-		die_usage("--policy, --variant, --playouts, --reward, --level and --width are for --game calc");
+		die_usage("--policy, --variant, --playouts, --reward, --level, --width, --endgame and "
+			  "--samples are for --game calc");
 	if ((o.per_move > 0) + (o.perft > 0) + o.show > 1)
 		die_usage("--per-move, --perft and --show are separate modes: choose one");
 	if ((o.per_move || o.perft) && (players || o.moves || o.games_set))

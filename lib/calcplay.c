@@ -1,5 +1,6 @@
 #include "calcplay.h"
 
+#include "calcsolve.h"
 #include "util.h"
 
 double calcplay_reward(const calc_state *s, double bad)
@@ -18,6 +19,7 @@ double calcplay_reward(const calc_state *s, double bad)
 void calcplay_free(calcplay *p)
 {
 	mcts_free(&p->tree);
+	calcsolve_free(&p->solver);
 }
 
 /* A random game from S with the unseen cards reshuffled: its reward. */
@@ -221,13 +223,59 @@ static double chance_value(const calc_state *s, uint64_t key, uint64_t n)
 	return sum / (s->ncards - s->next);
 }
 
+/* Best's endgame: each of the N MOVES is tried on p->samples orders of the
+ * unseen cards (the same orders for every move), each solved with the
+ * stock known; the moves winning the most orders are kept, in order, and
+ * their number returned. A move that can no longer reach the leader's
+ * count is dropped early, which leaves the outcome as it would be with
+ * all samples. Knowing the order flatters every move alike, so this is a
+ * ranking, and it is kept to the endgame, where few orders remain and
+ * the rollouts' greedy play is what loses games. */
+static int endgame_filter(calcplay *p, const calc_state *s, int *moves, int n, uint64_t key)
+{
+	if (!p->solver.key)
+		calcsolve_init(&p->solver, 14, false);
+	/* Twice the wins (an unfinished search counts half), -1 once out. */
+	int wins[CALC_MAX_MOVES] = {0}, top = 0, left = n;
+	uint32_t k;
+	for (k = 0; k < p->samples && left > 1; k++) {
+		for (int i = 0; i < n; i++) {
+			if (wins[i] < 0)
+				continue;
+			calc_state c = *s;
+			calc_play(&c, moves[i]);
+			unturn(&c, moves[i]);
+			rng_t rr;
+			rng_stream(&rr, key, k);
+			calc_resample(&c, &rr);
+			int res = calcsolve_run(&p->solver, &c, CALCPLAY_SOLVE_BUDGET, NULL);
+			wins[i] += res == CALCSOLVE_WON ? 2 : res == CALCSOLVE_UNKNOWN;
+			if (wins[i] > top)
+				top = wins[i];
+		}
+		int64_t most = 2 * (int64_t)(p->samples - 1 - k);
+		for (int i = 0; i < n; i++) {
+			if (wins[i] >= 0 && wins[i] + most < top) {
+				wins[i] = -1;
+				left--;
+			}
+		}
+	}
+	int kept = 0;
+	for (int i = 0; i < n; i++)
+		if (wins[i] == top)
+			moves[kept++] = moves[i];
+	return kept;
+}
+
 /* Best. When a card can go to a foundation only such moves are candidates
- * (moving a card up never blocks anything, so waiting is not worth a
- * search). A hand placement is judged by chance_value with PLAYOUTS
- * rollouts per leaf; other choices (between foundations) by PLAYOUTS times
- * the number of candidates rollouts each. Ties go to the move listed
- * first. */
-static int best_move(const calcplay *p, const calc_state *s, rng_t *r)
+ * (moving a card up blocks nothing; waiting is seldom worth a search). In
+ * the endgame, at most p->endgame cards unseen, endgame_filter keeps the
+ * candidates that win the most sampled orders. The rest is decided by
+ * rollouts: a hand placement by chance_value with PLAYOUTS rollouts per
+ * leaf, other choices (between foundations) by PLAYOUTS times the number
+ * of candidates rollouts each. Ties go to the move listed first. */
+static int best_move(calcplay *p, const calc_state *s, rng_t *r)
 {
 	int moves[CALC_MAX_MOVES];
 	int n = calc_moves(s, moves, true), nf = 0;
@@ -239,6 +287,11 @@ static int best_move(const calcplay *p, const calc_state *s, rng_t *r)
 	if (n == 1)
 		return moves[0];
 	uint64_t key = rng_next(r);
+	if (s->ncards - s->next <= p->endgame) {
+		n = endgame_filter(p, s, moves, n, key);
+		if (n == 1)
+			return moves[0];
+	}
 	double best_v = -1;
 	int best = moves[0];
 	for (int i = 0; i < n; i++) {

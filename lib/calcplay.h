@@ -1,17 +1,23 @@
 /* calcplay: Calculation players: random, greedy, mcts (UCT with chance
  * nodes on the next stock card), simple (the seed's fixed-depth tree) and
- * best. The searching players see the unseen cards as a multiset, never
- * their order: each playout first reshuffles the face-down cards. */
+ * best (rollouts, and in the endgame sampled orders solved exactly). The
+ * searching players see the unseen cards as a multiset, never their
+ * order: each playout or sample first reshuffles the face-down cards. */
 #ifndef YOMI_CALCPLAY_H
 #define YOMI_CALCPLAY_H
 
 #include <stdint.h>
 
 #include "calc.h"
+#include "calcsolve.h"
 #include "mcts.h"
 #include "rng.h"
 
 typedef enum { CALCPLAY_RANDOM, CALCPLAY_GREEDY, CALCPLAY_MCTS, CALCPLAY_SIMPLE, CALCPLAY_BEST } calcplay_kind;
+
+/* Positions best's endgame search may expand per sampled order: enough to
+ * settle nearly every order with 16 cards unseen. */
+enum { CALCPLAY_SOLVE_BUDGET = 2000 };
 
 typedef struct {
 	calcplay_kind kind;
@@ -20,7 +26,10 @@ typedef struct {
 	uint32_t threshold;
 	double bad;         /* reward for two cards left; < 0: binary reward */
 	int level, width;   /* simple */
+	int endgame;        /* best: solve sampled orders from this many unseen */
+	uint32_t samples;   /* best: orders sampled per candidate there */
 	mcts_tree tree;
+	calcsolve solver;   /* best, set up on first use */
 } calcplay;
 
 /* The reward of a finished game: 1 for success; with B >= 0 the seed's

@@ -274,7 +274,7 @@ WIN=23456789TJQK468TQA3579JK69Q258JA47TK8Q37J26TA59K
 }
 
 @test "calc: shards reproduce the unsplit run for every policy" {
-	for p in "--policy random" "--policy greedy" "--policy mcts --playouts 30" "--policy simple --level 1 --width 2" "--policy best --playouts 3"; do
+	for p in "--policy random" "--policy greedy" "--policy mcts --playouts 30" "--policy simple --level 1 --width 2" "--policy best --playouts 3 --samples 4"; do
 		playout -g calc -n 6 --seed 3 --moves $p > all.csv
 		{ playout -g calc -n 2 --seed 3 --moves $p; playout -g calc --first-game 3 -n 4 --seed 3 --moves $p | tail -n +2; } > shards.csv
 		run cmp all.csv shards.csv
@@ -307,10 +307,23 @@ success, 0 cards left"
 	run bash -c "playout -g calc -n 1 --policy simple --level 2 --width 3 | cut -d, -f4 | tail -1"
 	assert_output "simple:2x3"
 	run bash -c "playout -g calc -n 1 --policy best | cut -d, -f4 | tail -1"
-	assert_output "best:128"
+	assert_output "best:128/16x64"
 	# Rest is never 1.
 	run bash -c "playout -g calc -n 3000 --policy greedy -q | awk -F, 'NR > 1 && \$6 == 1' | wc -l"
 	assert_output "0"
+}
+
+@test "calc: best's endgame search (sampled orders solved) changes its play" {
+	run playout -g calc -n 3 --seed 7 --policy best --playouts 8 --samples 8
+	assert_output "game,seed,variant,policy,success,rest,steps
+1,7,standard,best:8/16x8,0,16,65
+2,7,standard,best:8/16x8,0,10,69
+3,7,standard,best:8/16x8,0,9,65"
+	run playout -g calc -n 3 --seed 7 --policy best --playouts 8 --endgame 0
+	assert_output "game,seed,variant,policy,success,rest,steps
+1,7,standard,best:8/0x64,0,10,66
+2,7,standard,best:8/0x64,1,0,80
+3,7,standard,best:8/0x64,0,9,65"
 }
 
 @test "calc: bad decks and options" {
@@ -350,10 +363,18 @@ success, 0 cards left"
 	assert_line --index 0 "playout: --reward: 'linear' is not binary or rest:B"
 	run playout -g calc --playouts 0
 	assert_failure 2
+	run playout -g calc --endgame 53
+	assert_failure 2
+	assert_line --index 0 "playout: invalid --endgame '53': expected an integer from 0 to 52"
+	run playout -g calc --samples 0
+	assert_failure 2
+	assert_line --index 0 "playout: invalid --samples '0': expected an integer from 1 to 1000000"
 	run playout -g calc --perft 3
 	assert_failure 2
 	assert_line --index 0 "playout: --black, --white, --per-move and --perft are for --game othello"
 	run playout --policy greedy
 	assert_failure 2
-	assert_line --index 0 "playout: --policy, --variant, --playouts, --reward, --level and --width are for --game calc"
+	assert_line --index 0 "playout: --policy, --variant, --playouts, --reward, --level, --width, --endgame and --samples are for --game calc"
+	run playout --samples 5
+	assert_failure 2
 }

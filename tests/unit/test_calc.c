@@ -1,9 +1,11 @@
-/* Calculation rules on hand-made decks, rest never 1, the variants, an
- * exact solver for known decks, and legal replays of every policy. */
+/* Calculation rules on hand-made decks, rest never 1, the variants, the
+ * solvers for known decks, and legal replays of every policy. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "calc.h"
 #include "calcplay.h"
+#include "calcsolve.h"
 #include "unit.h"
 #include "util.h"
 
@@ -23,64 +25,20 @@ static calc_state deal(const char *deck, int variant)
 	return s;
 }
 
-/* Perfect information: can S still be won? A set of visited states (by a
- * 64-bit hash) keeps the search small. */
-typedef struct {
-	uint64_t *slot;
-	size_t cap;
-	long nodes;
-} seen_t;
-
-static uint64_t state_hash(const calc_state *s)
+/* F1-F3 complete, F4 at 4 8 Q wanting a 3, the K as the last stock card,
+ * and W1 holding 2 on 3 (or 3 on 2 with SWAP) over the rest of F4 in the
+ * order F4 wants it on W2 (7 on top). */
+static calc_state endgame(bool swap)
 {
-	uint64_t h = 0x9E3779B97F4A7C15u ^ s->next ^ (uint64_t)s->hand << 8;
-	for (int k = 0; k < 4; k++)
-		h = h * 31 + s->found[k];
-	for (int w = 0; w < s->npiles; w++) {
-		h = h * 1000003u + 99;
-		for (int i = 0; i < s->len[w]; i++)
-			h = h * 131 + s->pile[w][i];
-	}
-	return rng_mix64(h) | 1;
-}
-
-static bool seen_add(seen_t *t, uint64_t h)
-{
-	size_t i = h & (t->cap - 1);
-	while (t->slot[i]) {
-		if (t->slot[i] == h)
-			return false;
-		i = (i + 1) & (t->cap - 1);
-	}
-	t->slot[i] = h;
-	return true;
-}
-
-static bool winnable(const calc_state *s, seen_t *t)
-{
-	if (calc_success(s))
-		return true;
-	if (!seen_add(t, state_hash(s)) || ++t->nodes > 2000000)
-		return false;
-	int m[CALC_MAX_MOVES];
-	int n = calc_moves(s, m, true);
-	for (int i = 0; i < n; i++) {
-		calc_state c = *s;
-		calc_play(&c, m[i]);
-		if (winnable(&c, t))
-			return true;
-	}
-	return false;
-}
-
-static bool solve(const calc_state *s, long *nodes)
-{
-	seen_t t = {.cap = (size_t)1 << 23};
-	t.slot = xcalloc(t.cap, sizeof *t.slot);
-	bool w = winnable(s, &t);
-	*nodes = t.nodes;
-	free(t.slot);
-	return w;
+	calc_state s = {.ncards = 48, .next = 47, .npiles = 4, .found = {13, 13, 13, 3}};
+	static const uint8_t w2[] = {9, 5, 1, 10, 6, 11, 7};
+	s.stock[47] = 13;
+	s.pile[0][0] = swap ? 2 : 3;
+	s.pile[0][1] = swap ? 3 : 2;
+	s.len[0] = 2;
+	memcpy(s.pile[1], w2, 7);
+	s.len[1] = 7;
+	return s;
 }
 
 int main(void)
@@ -102,13 +60,20 @@ int main(void)
 	calc_greedy_playout(&s);
 	CHECK(calc_success(&s) && calc_rest(&s) == 0 && s.steps == 48 && calc_over(&s),
 	      "WIN: greedy plays 48 cards straight up");
-	long nodes;
+	calcsolve exact, eager;
+	calcsolve_init(&exact, 16, true);
+	calcsolve_init(&eager, 16, false);
+	int first;
 	s = deal(WIN, 0);
-	CHECK(solve(&s, &nodes), "WIN: the exact solver agrees");
+	CHECK(calcsolve_run(&exact, &s, 0, NULL) == CALCSOLVE_WON &&
+		      calcsolve_run(&eager, &s, 0, &first) == CALCSOLVE_WON && first == CALC_MOVE(0, 0),
+	      "WIN: both solvers win, eagerly starting 2>F1");
 
 	/* A deck no simple play wins (whether perfect play can is open: the
-	 * exact search below gives up after 50 million states on it). */
+	 * solvers give up on it). */
 	s = deal(DOWN, 0);
+	CHECK(calcsolve_run(&eager, &s, 1000, NULL) == CALCSOLVE_UNKNOWN && eager.nodes == 1000,
+	      "DOWN: the eager solver gives up after its budget");
 	calc_greedy_playout(&s);
 	CHECK(!calc_success(&s) && calc_over(&s) && calc_rest(&s) > 1, "DOWN: greedy fails (rest %d)",
 	      calc_rest(&s));
@@ -121,6 +86,36 @@ int main(void)
 		wins += calc_success(&s);
 	}
 	CHECK(!wins, "DOWN: 1000 random games all fail");
+
+	/* A hand-checked endgame: the 2 on the 3 F4 wants is stuck for good
+	 * (the relaxed game proves it before any search); swapped, it wins. */
+	s = endgame(false);
+	CHECK(calcsolve_run(&exact, &s, 0, NULL) == CALCSOLVE_LOST && exact.nodes == 0,
+	      "2 on 3: lost by the bound alone");
+	s = endgame(true);
+	CHECK(calcsolve_run(&exact, &s, 0, NULL) == CALCSOLVE_WON &&
+		      calcsolve_run(&eager, &s, 0, &first) == CALCSOLVE_WON && first == CALC_MOVE(1, 3),
+	      "3 on 2: won, W1>F4 first");
+
+	/* A seeded deal greedy loses and a clairvoyant player wins: following
+	 * the eager solver's first moves, each legal, wins it. */
+	uint8_t d5[52];
+	rng_stream(&rd, 1, 5);
+	calc_shuffle(0, &rd, d5);
+	calc_deal(&s, 0, d5);
+	calc_greedy_playout(&s);
+	CHECK(!calc_success(&s), "seeded deal 5: greedy fails");
+	calc_deal(&s, 0, d5);
+	bool legal = true;
+	while (!calc_over(&s) && legal) {
+		int m;
+		legal = calcsolve_run(&eager, &s, 0, &m) == CALCSOLVE_WON && calc_legal(&s, m);
+		if (legal)
+			calc_play(&s, m);
+	}
+	CHECK(legal && calc_success(&s), "seeded deal 5: the solver's line replays and wins");
+	calcsolve_free(&exact);
+	calcsolve_free(&eager);
 
 	/* Moves and names. */
 	s = deal(WIN, 0);
@@ -202,7 +197,7 @@ int main(void)
 		{.kind = CALCPLAY_GREEDY},
 		{.kind = CALCPLAY_MCTS, .playouts = 50, .ucb = 0.5, .threshold = 5, .bad = 0.05},
 		{.kind = CALCPLAY_SIMPLE, .level = 2, .width = 2, .bad = -1},
-		{.kind = CALCPLAY_BEST, .playouts = 4},
+		{.kind = CALCPLAY_BEST, .playouts = 4, .endgame = 16, .samples = 4},
 	};
 	for (size_t p = 0; p < sizeof pl / sizeof *pl; p++) {
 		for (int i = 0; i < 3; i++) {

@@ -1,0 +1,237 @@
+#include "calcsolve.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+void calcsolve_init(calcsolve *sv, unsigned log2, bool exact)
+{
+	size_t slots = (size_t)1 << log2;
+	sv->key = xcalloc(slots, 2 * sizeof *sv->key);
+	sv->mask = slots - 1;
+	sv->stamp = 0;
+	sv->nodes = sv->budget = 0;
+	sv->exact = exact;
+}
+
+void calcsolve_free(calcsolve *sv)
+{
+	free(sv->key);
+	sv->key = NULL;
+}
+
+static uint64_t mix(uint64_t x)
+{
+	x ^= x >> 30;
+	x *= 0xbf58476d1ce4e5b9u;
+	x ^= x >> 27;
+	x *= 0x94d049bb133111ebu;
+	return x ^ (x >> 31);
+}
+
+/* The position with the piles as a multiset: each pile hashed alone and
+ * the hashes summed. The hand and the rest of the stock follow from
+ * NEXT, since the stock order is fixed within a run. */
+static uint64_t position_hash(const calc_state *s)
+{
+	uint64_t h = mix((uint64_t)s->next << 32 | (uint64_t)s->found[0] << 24 |
+			 (uint64_t)s->found[1] << 16 | (uint64_t)s->found[2] << 8 | s->found[3]);
+	for (int w = 0; w < s->npiles; w++) {
+		uint64_t p = 0x9e3779b97f4a7c15u;
+		for (int i = 0; i < s->len[w]; i++)
+			p = (p ^ s->pile[w][i]) * 0x100000001b3u;
+		h += mix(p + s->len[w]);
+	}
+	return h | 1; /* 0 marks an empty slot */
+}
+
+/* Whether H was proven lost in this run; else, with ADD, records it. */
+static int lost_seen(calcsolve *sv, uint64_t h, int add)
+{
+	uint64_t i = h & sv->mask;
+	for (int probes = 0; probes < 32; probes++, i = (i + 1) & sv->mask) {
+		uint64_t *slot = sv->key + 2 * i;
+		if (slot[1] != sv->stamp) {
+			if (add) {
+				slot[0] = h;
+				slot[1] = sv->stamp;
+			}
+			return 0;
+		}
+		if (slot[0] == h)
+			return 1;
+	}
+	return 0; /* a crowded run: forget rather than probe on */
+}
+
+/* Foundations accepting RANK, as a bit mask. */
+static unsigned accepting(const calc_state *s, int rank)
+{
+	unsigned m = 0;
+	for (int k = 0; k < 4; k++)
+		m |= (unsigned)(calc_need(k, s->found[k]) == rank) << k;
+	return m;
+}
+
+/* A bound that proves many positions lost at once. Relax the rules: every
+ * face-down card (and the hand) is always within reach, and a card once
+ * played to a foundation stays within reach for the others too. Then
+ * reaching more only helps, so the most that can be played is a fixpoint:
+ * a foundation climbs while some card of the rank it needs is within
+ * reach, and a pile top comes off once a foundation has climbed to its
+ * rank. Real play can do no more, so if the piles do not all come off
+ * here, S is lost. */
+static int hopeless(const calc_state *s)
+{
+	unsigned reach = 0, prog[4], len[4];
+	for (int j = s->next; j < s->ncards; j++)
+		reach |= 1u << s->stock[j];
+	if (s->hand)
+		reach |= 1u << s->hand;
+	for (int k = 0; k < 4; k++)
+		prog[k] = s->found[k];
+	for (int w = 0; w < s->npiles; w++)
+		len[w] = s->len[w];
+	for (int changed = 1; changed;) {
+		changed = 0;
+		unsigned climbed = 0; /* ranks some foundation has climbed to */
+		for (int k = 0; k < 4; k++) {
+			while (prog[k] < 13 && reach >> calc_need(k, (int)prog[k]) & 1)
+				prog[k]++;
+			for (unsigned n = s->found[k]; n <= prog[k] && n < 13; n++)
+				climbed |= 1u << calc_need(k, (int)n);
+		}
+		for (int w = 0; w < s->npiles; w++) {
+			while (len[w] && climbed >> s->pile[w][len[w] - 1] & 1) {
+				reach |= 1u << s->pile[w][--len[w]];
+				changed = 1;
+			}
+		}
+	}
+	for (int w = 0; w < s->npiles; w++)
+		if (len[w])
+			return 1;
+	return 0;
+}
+
+static int search(calcsolve *sv, calc_state *s, int *first);
+
+/* Plays MOVE on a copy of S and searches on. */
+static int branch(calcsolve *sv, const calc_state *s, int move, int *first)
+{
+	calc_state c = *s;
+	if (first)
+		*first = move;
+	calc_play(&c, move);
+	return search(sv, &c, NULL);
+}
+
+/* Plays at once each card that one foundation wants, waste tops before
+ * the hand (a hand card played first could have waited for a copy on a
+ * pile to go up, freeing that pile). Returns the result when a choice
+ * between foundations had to be searched, else 2 to go on. */
+static int eager(calcsolve *sv, calc_state *s, int **first)
+{
+	for (int i = 0; i <= s->npiles;) {
+		int from = i < s->npiles ? i + 1 : 0;
+		int card = from ? (s->len[from - 1] ? s->pile[from - 1][s->len[from - 1] - 1] : 0)
+				: s->hand;
+		unsigned m = card ? accepting(s, card) : 0;
+		if (!m) {
+			i++;
+			continue;
+		}
+		if (m & (m - 1)) {
+			int unknown = 0;
+			for (; m; m &= m - 1) {
+				int r = branch(sv, s, CALC_MOVE(from, __builtin_ctz(m)), *first);
+				if (r == CALCSOLVE_WON)
+					return r;
+				unknown |= r == CALCSOLVE_UNKNOWN;
+			}
+			return unknown ? CALCSOLVE_UNKNOWN : CALCSOLVE_LOST;
+		}
+		int move = CALC_MOVE(from, __builtin_ctz(m));
+		if (*first) {
+			**first = move;
+			*first = NULL;
+		}
+		calc_play(s, move);
+		i = 0;
+	}
+	return 2;
+}
+
+/* The hand's placements, likeliest first: a top needed later than the
+ * hand and the closest such (the greedy rule's fit), then one empty pile,
+ * then the rest by how late their tops are needed. */
+static int placements(const calc_state *s, int *out)
+{
+	int key[4], n = 0, uc = calc_urgency(s, s->hand), empty_seen = 0;
+	for (int w = 0; w < s->npiles; w++) {
+		int k;
+		if (!s->len[w]) {
+			if (empty_seen)
+				continue;
+			empty_seen = 1;
+			k = 100;
+		} else {
+			int ut = calc_urgency(s, s->pile[w][s->len[w] - 1]);
+			k = ut >= uc ? ut - uc : 200 - ut;
+		}
+		int i = n++;
+		for (; i > 0 && key[i - 1] > k; i--) {
+			key[i] = key[i - 1];
+			out[i] = out[i - 1];
+		}
+		key[i] = k;
+		out[i] = CALC_MOVE(0, 4 + w);
+	}
+	return n;
+}
+
+static int search(calcsolve *sv, calc_state *s, int *first)
+{
+	if (!sv->exact) {
+		int r = eager(sv, s, &first);
+		if (r != 2)
+			return r;
+		if (!s->hand)
+			return calc_success(s) ? CALCSOLVE_WON : CALCSOLVE_LOST;
+	} else if (calc_over(s)) {
+		return calc_success(s) ? CALCSOLVE_WON : CALCSOLVE_LOST;
+	}
+	uint64_t h = position_hash(s);
+	if (lost_seen(sv, h, 0) || hopeless(s))
+		return CALCSOLVE_LOST;
+	if (sv->budget && sv->nodes >= sv->budget)
+		return CALCSOLVE_UNKNOWN;
+	sv->nodes++;
+	int moves[CALC_MAX_MOVES];
+	int n = sv->exact ? calc_moves(s, moves, true) : placements(s, moves), unknown = 0;
+	for (int i = 0; i < n; i++) {
+		int r = branch(sv, s, moves[i], first);
+		if (r == CALCSOLVE_WON)
+			return r;
+		unknown |= r == CALCSOLVE_UNKNOWN;
+	}
+	if (unknown)
+		return CALCSOLVE_UNKNOWN;
+	lost_seen(sv, h, 1);
+	return CALCSOLVE_LOST;
+}
+
+int calcsolve_run(calcsolve *sv, const calc_state *s, uint64_t budget, int *move)
+{
+	calc_state c = *s;
+	int first = -1;
+	sv->stamp++;
+	sv->nodes = 0;
+	sv->budget = budget;
+	calc_turn(&c);
+	int r = search(sv, &c, &first);
+	if (move)
+		*move = r == CALCSOLVE_WON ? first : -1;
+	return r;
+}

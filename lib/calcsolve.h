@@ -1,0 +1,42 @@
+/* calcsolve: play of a Calculation position whose stock order is known
+ * (perfect information), by depth-first search that remembers the
+ * positions it has lost (the waste piles taken as a multiset, since they
+ * are interchangeable) and cuts off positions a relaxed game proves lost.
+ *
+ * Two modes. Exact: every legal move is a branch, so WON and LOST are
+ * both proofs; deals are far too big for it, endgames are not. Eager (the
+ * fast one, for search players): a card that exactly one foundation
+ * wants goes up at once, waste tops before the hand, so only placements
+ * of the hand and choices between foundations branch. Eager play is
+ * nearly always right but not always (keeping a card down can let a
+ * copy further down a pile go up instead), so there WON is a proof and
+ * LOST means only that no eager line wins. */
+#ifndef YOMI_CALCSOLVE_H
+#define YOMI_CALCSOLVE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "calc.h"
+
+typedef struct {
+	uint64_t *key;     /* lost positions: hash and run stamp pairs */
+	uint64_t mask;     /* slots - 1 */
+	uint64_t stamp;    /* this run's stamp; older entries count as empty */
+	uint64_t nodes, budget;
+	bool exact;
+} calcsolve;
+
+enum { CALCSOLVE_LOST = 0, CALCSOLVE_WON = 1, CALCSOLVE_UNKNOWN = -1 };
+
+/* A solver remembering up to 2^LOG2 lost positions per run (more are
+ * forgotten, which costs time, not correctness). */
+void calcsolve_init(calcsolve *sv, unsigned log2, bool exact);
+void calcsolve_free(calcsolve *sv);
+/* Whether S can be won with its stock in the order it lies: WON, LOST,
+ * or UNKNOWN once BUDGET positions have been expanded (0: no limit). With
+ * MOVE not NULL, *MOVE is the first move of the winning line found (-1
+ * unless WON, or when S is already over). sv->nodes tells the work. */
+int calcsolve_run(calcsolve *sv, const calc_state *s, uint64_t budget, int *move);
+
+#endif
