@@ -237,16 +237,20 @@ static int endgame_filter(calcplay *p, const calc_state *s, int *moves, int n, u
 		calcsolve_init(&p->solver, 14, false);
 	/* Twice the wins (an unfinished search counts half), -1 once out. */
 	int wins[CALC_MAX_MOVES] = {0}, top = 0, left = n;
-	uint32_t k;
-	for (k = 0; k < p->samples && left > 1; k++) {
+	calc_state after[CALC_MAX_MOVES];
+	for (int i = 0; i < n; i++) {
+		after[i] = *s;
+		calc_play(&after[i], moves[i]);
+		unturn(&after[i], moves[i]);
+	}
+	for (uint32_t k = 0; k < p->samples && left > 1; k++) {
+		rng_t order;
+		rng_stream(&order, key, k);
 		for (int i = 0; i < n; i++) {
 			if (wins[i] < 0)
 				continue;
-			calc_state c = *s;
-			calc_play(&c, moves[i]);
-			unturn(&c, moves[i]);
-			rng_t rr;
-			rng_stream(&rr, key, k);
+			calc_state c = after[i];
+			rng_t rr = order;
 			calc_resample(&c, &rr);
 			int res = calcsolve_run(&p->solver, &c, CALCPLAY_SOLVE_BUDGET, NULL);
 			wins[i] += res == CALCSOLVE_WON ? 2 : res == CALCSOLVE_UNKNOWN;

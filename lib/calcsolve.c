@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rng.h"
 #include "util.h"
 
 void calcsolve_init(calcsolve *sv, unsigned log2, bool exact)
@@ -21,27 +22,18 @@ void calcsolve_free(calcsolve *sv)
 	sv->key = NULL;
 }
 
-static uint64_t mix(uint64_t x)
-{
-	x ^= x >> 30;
-	x *= 0xbf58476d1ce4e5b9u;
-	x ^= x >> 27;
-	x *= 0x94d049bb133111ebu;
-	return x ^ (x >> 31);
-}
-
 /* The position with the piles as a multiset: each pile hashed alone and
  * the hashes summed. The hand and the rest of the stock follow from
  * NEXT, since the stock order is fixed within a run. */
 static uint64_t position_hash(const calc_state *s)
 {
-	uint64_t h = mix((uint64_t)s->next << 32 | (uint64_t)s->found[0] << 24 |
+	uint64_t h = rng_mix64((uint64_t)s->next << 32 | (uint64_t)s->found[0] << 24 |
 			 (uint64_t)s->found[1] << 16 | (uint64_t)s->found[2] << 8 | s->found[3]);
 	for (int w = 0; w < s->npiles; w++) {
 		uint64_t p = 0x9e3779b97f4a7c15u;
 		for (int i = 0; i < s->len[w]; i++)
 			p = (p ^ s->pile[w][i]) * 0x100000001b3u;
-		h += mix(p + s->len[w]);
+		h += rng_mix64(p + s->len[w]);
 	}
 	return h | 1; /* 0 marks an empty slot */
 }
@@ -117,14 +109,22 @@ static int hopeless(const calc_state *s)
 
 static int search(calcsolve *sv, calc_state *s, int *first);
 
-/* Plays MOVE on a copy of S and searches on. */
-static int branch(calcsolve *sv, const calc_state *s, int move, int *first)
+/* Searches on after each of the N MOVES from S in turn: WON at the first
+ * win, else UNKNOWN if any search ran out of budget, else LOST. */
+static int try_moves(calcsolve *sv, const calc_state *s, const int *moves, int n, int *first)
 {
-	calc_state c = *s;
-	if (first)
-		*first = move;
-	calc_play(&c, move);
-	return search(sv, &c, NULL);
+	int unknown = 0;
+	for (int i = 0; i < n; i++) {
+		calc_state c = *s;
+		if (first)
+			*first = moves[i];
+		calc_play(&c, moves[i]);
+		int r = search(sv, &c, NULL);
+		if (r == CALCSOLVE_WON)
+			return r;
+		unknown |= r == CALCSOLVE_UNKNOWN;
+	}
+	return unknown ? CALCSOLVE_UNKNOWN : CALCSOLVE_LOST;
 }
 
 /* Plays at once each card that one foundation wants, waste tops before
@@ -143,14 +143,10 @@ static int eager(calcsolve *sv, calc_state *s, int **first)
 			continue;
 		}
 		if (m & (m - 1)) {
-			int unknown = 0;
-			for (; m; m &= m - 1) {
-				int r = branch(sv, s, CALC_MOVE(from, __builtin_ctz(m)), *first);
-				if (r == CALCSOLVE_WON)
-					return r;
-				unknown |= r == CALCSOLVE_UNKNOWN;
-			}
-			return unknown ? CALCSOLVE_UNKNOWN : CALCSOLVE_LOST;
+			int moves[4], n = 0;
+			for (; m; m &= m - 1)
+				moves[n++] = CALC_MOVE(from, __builtin_ctz(m));
+			return try_moves(sv, s, moves, n, *first);
 		}
 		int move = CALC_MOVE(from, __builtin_ctz(m));
 		if (*first) {
@@ -209,17 +205,11 @@ static int search(calcsolve *sv, calc_state *s, int *first)
 		return CALCSOLVE_UNKNOWN;
 	sv->nodes++;
 	int moves[CALC_MAX_MOVES];
-	int n = sv->exact ? calc_moves(s, moves, true) : placements(s, moves), unknown = 0;
-	for (int i = 0; i < n; i++) {
-		int r = branch(sv, s, moves[i], first);
-		if (r == CALCSOLVE_WON)
-			return r;
-		unknown |= r == CALCSOLVE_UNKNOWN;
-	}
-	if (unknown)
-		return CALCSOLVE_UNKNOWN;
-	lost_seen(sv, h, 1);
-	return CALCSOLVE_LOST;
+	int n = sv->exact ? calc_moves(s, moves, true) : placements(s, moves);
+	int r = try_moves(sv, s, moves, n, first);
+	if (r == CALCSOLVE_LOST)
+		lost_seen(sv, h, 1);
+	return r;
 }
 
 int calcsolve_run(calcsolve *sv, const calc_state *s, uint64_t budget, int *move)
