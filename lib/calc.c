@@ -104,6 +104,27 @@ void calc_turn(calc_state *s)
 		s->hand = s->stock[s->next++];
 }
 
+bool calc_unturn(calc_state *s, int move)
+{
+	if (CALC_FROM(move) != 0 || !s->hand)
+		return false;
+	s->next--;
+	s->hand = 0;
+	return true;
+}
+
+void calc_turn_rank(calc_state *s, int rank)
+{
+	for (int j = s->next; j < s->ncards; j++) {
+		if (s->stock[j] == rank) {
+			s->stock[j] = s->stock[s->next];
+			s->stock[s->next] = (uint8_t)rank;
+			break;
+		}
+	}
+	s->hand = s->stock[s->next++];
+}
+
 void calc_deal(calc_state *s, int variant, const uint8_t *deck)
 {
 	memset(s, 0, sizeof *s);

@@ -85,6 +85,11 @@ bool calc_legal(const calc_state *s, int move);
 void calc_play(calc_state *s, int move);
 /* Turns the next stock card when the hand is empty (calc_play does). */
 void calc_turn(calc_state *s);
+/* For searches that branch on the next card: after MOVE (just played)
+ * took the hand, puts the card it turned back face down and returns true. */
+bool calc_unturn(calc_state *s, int move);
+/* Turns RANK, which must be among the unseen cards, as the next card. */
+void calc_turn_rank(calc_state *s, int rank);
 bool calc_over(const calc_state *s);
 int calc_rest(const calc_state *s);
 bool calc_success(const calc_state *s);

@@ -31,29 +31,6 @@ static double playout(const calc_state *s, rng_t *r, double bad)
 	return calcplay_reward(&c, bad);
 }
 
-/* Puts back the card a move turned, so that the search branches on it. */
-static bool unturn(calc_state *s, int move)
-{
-	if (CALC_FROM(move) != 0 || !s->hand)
-		return false;
-	s->next--;
-	s->hand = 0;
-	return true;
-}
-
-/* Turns RANK as the next card (it must be among the unseen ones). */
-static void turn_rank(calc_state *s, int rank)
-{
-	for (int j = s->next; j < s->ncards; j++) {
-		if (s->stock[j] == rank) {
-			s->stock[j] = s->stock[s->next];
-			s->stock[s->next] = (uint8_t)rank;
-			break;
-		}
-	}
-	s->hand = s->stock[s->next++];
-}
-
 /* UCT. Decision nodes have one child per distinct move; a move that turns
  * a card leads to a chance node with one child per rank, entered by the
  * card this iteration's reshuffled stock turns up. */
@@ -130,7 +107,7 @@ static double simple_value(const calcplay *p, calc_state *c, int level, rng_t *r
 			if (!count[rank])
 				continue;
 			calc_state d = *c;
-			turn_rank(&d, rank);
+			calc_turn_rank(&d, rank);
 			sum += count[rank] * simple_value(p, &d, level - 1, r, NULL);
 		}
 		return sum / (c->ncards - c->next);
@@ -141,7 +118,7 @@ static double simple_value(const calcplay *p, calc_state *c, int level, rng_t *r
 	for (int i = 0; i < n; i++) {
 		calc_state d = *c;
 		calc_play(&d, moves[i]);
-		unturn(&d, moves[i]);
+		calc_unturn(&d, moves[i]);
 		double v = simple_value(p, &d, level - 1, r, NULL);
 		if (v > best_v) {
 			best_v = v;
@@ -203,7 +180,7 @@ static double chance_value(const calc_state *s, uint64_t key, uint64_t n)
 		if (!count[rank])
 			continue;
 		calc_state d = *s;
-		turn_rank(&d, rank);
+		calc_turn_rank(&d, rank);
 		play_foundation_moves(&d);
 		double best = -1;
 		int moves[CALC_MAX_MOVES];
@@ -213,7 +190,7 @@ static double chance_value(const calc_state *s, uint64_t key, uint64_t n)
 		for (int i = 0; i < nm; i++) {
 			calc_state e = d;
 			calc_play(&e, moves[i]);
-			unturn(&e, moves[i]);
+			calc_unturn(&e, moves[i]);
 			double v = rollouts(&e, key, n);
 			if (v > best)
 				best = v;
@@ -241,7 +218,7 @@ static int endgame_filter(calcplay *p, const calc_state *s, int *moves, int n, u
 	for (int i = 0; i < n; i++) {
 		after[i] = *s;
 		calc_play(&after[i], moves[i]);
-		unturn(&after[i], moves[i]);
+		calc_unturn(&after[i], moves[i]);
 	}
 	for (uint32_t k = 0; k < p->samples && left > 1; k++) {
 		rng_t order;
@@ -301,7 +278,7 @@ static int best_move(calcplay *p, const calc_state *s, rng_t *r)
 	for (int i = 0; i < n; i++) {
 		calc_state c = *s;
 		calc_play(&c, moves[i]);
-		double v = unturn(&c, moves[i])
+		double v = calc_unturn(&c, moves[i])
 				   ? chance_value(&c, key, p->playouts)
 				   : rollouts(&c, key, (uint64_t)p->playouts * (uint64_t)n);
 		if (v > best_v) {
