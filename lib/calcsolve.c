@@ -38,23 +38,34 @@ static uint64_t position_hash(const calc_state *s)
 	return h | 1; /* 0 marks an empty slot */
 }
 
-/* Whether H was proven lost in this run; else, with ADD, records it. */
-static int lost_seen(calcsolve *sv, uint64_t h, int add)
+/* H's slot in this run's table, or the free slot where it would go
+ * (*SEEN tells which); NULL once the run has crowded the neighbourhood,
+ * when forgetting is cheaper than probing on. */
+static uint64_t *probe(calcsolve *sv, uint64_t h, bool *seen)
 {
 	uint64_t i = h & sv->mask;
 	for (int probes = 0; probes < 32; probes++, i = (i + 1) & sv->mask) {
 		uint64_t *slot = sv->key + 2 * i;
-		if (slot[1] != sv->stamp) {
-			if (add) {
-				slot[0] = h;
-				slot[1] = sv->stamp;
-			}
-			return 0;
+		if (slot[1] != sv->stamp || slot[0] == h) {
+			*seen = slot[1] == sv->stamp;
+			return slot;
 		}
-		if (slot[0] == h)
-			return 1;
 	}
-	return 0; /* a crowded run: forget rather than probe on */
+	return NULL;
+}
+
+/* Whether H was proven lost in this run; else, with ADD, records it. */
+static int lost_seen(calcsolve *sv, uint64_t h, int add)
+{
+	bool seen;
+	uint64_t *slot = probe(sv, h, &seen);
+	if (!slot || seen)
+		return slot != NULL;
+	if (add) {
+		slot[0] = h;
+		slot[1] = sv->stamp;
+	}
+	return 0;
 }
 
 /* Foundations accepting RANK, as a bit mask. */
@@ -129,9 +140,12 @@ static int try_moves(calcsolve *sv, const calc_state *s, const int *moves, int n
 
 /* Plays at once each card that one foundation wants, waste tops before
  * the hand (a hand card played first could have waited for a copy on a
- * pile to go up, freeing that pile). Returns the result when a choice
- * between foundations had to be searched, else 2 to go on. */
-static int eager(calcsolve *sv, calc_state *s, int **first)
+ * pile to go up, freeing that pile). Stops at a card that two or more
+ * foundations want: returns how many moves choose between them, in
+ * MOVES, else 0. The first move played goes to **FIRST unless *FIRST is
+ * NULL, which it then becomes. With UNTURN the card turned after the hand
+ * goes up is put back, for a chance node to turn. */
+static int eager_play(calc_state *s, int *moves, int **first, bool unturn)
 {
 	for (int i = 0; i <= s->npiles;) {
 		int from = i < s->npiles ? i + 1 : 0;
@@ -143,10 +157,10 @@ static int eager(calcsolve *sv, calc_state *s, int **first)
 			continue;
 		}
 		if (m & (m - 1)) {
-			int moves[4], n = 0;
+			int n = 0;
 			for (; m; m &= m - 1)
 				moves[n++] = CALC_MOVE(from, __builtin_ctz(m));
-			return try_moves(sv, s, moves, n, *first);
+			return n;
 		}
 		int move = CALC_MOVE(from, __builtin_ctz(m));
 		if (*first) {
@@ -154,9 +168,11 @@ static int eager(calcsolve *sv, calc_state *s, int **first)
 			*first = NULL;
 		}
 		calc_play(s, move);
+		if (unturn)
+			calc_unturn(s, move);
 		i = 0;
 	}
-	return 2;
+	return 0;
 }
 
 /* The hand's placements, likeliest first: a top needed later than the
@@ -190,9 +206,9 @@ static int placements(const calc_state *s, int *out)
 static int search(calcsolve *sv, calc_state *s, int *first)
 {
 	if (!sv->exact) {
-		int r = eager(sv, s, &first);
-		if (r != 2)
-			return r;
+		int choice[4], n = eager_play(s, choice, &first, false);
+		if (n)
+			return try_moves(sv, s, choice, n, first);
 		if (!s->hand)
 			return calc_success(s) ? CALCSOLVE_WON : CALCSOLVE_LOST;
 	} else if (calc_over(s)) {
