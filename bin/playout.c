@@ -54,6 +54,9 @@ static const char usage_text[] =
 	"      --endgame E       best: from E cards unseen on (default 16; 0: never),\n"
 	"                        choose among the moves by solving sampled orders\n"
 	"      --samples K       best: orders sampled per move there (default 64)\n"
+	"      --exact U         best: from U cards unseen on (default 8; 0: never),\n"
+	"                        choose by exact search over the unseen cards'\n"
+	"                        orders, as a player who cannot see them\n"
 	"      --reward R        mcts and simple: binary (default) or rest:B (B for\n"
 	"                        two cards left, falling to 0 at 25)\n"
 	"      --level L         simple: plies expanded (default 3)\n"
@@ -63,7 +66,7 @@ static const char usage_text[] =
 enum {
 	OPT_SEED = 256, OPT_FIRST, OPT_MOVES, OPT_BLACK, OPT_WHITE, OPT_UCB, OPT_THRESHOLD,
 	OPT_PER_MOVE, OPT_PERFT, OPT_SHOW, OPT_POLICY, OPT_VARIANT, OPT_PLAYOUTS, OPT_REWARD,
-	OPT_LEVEL, OPT_WIDTH, OPT_ENDGAME, OPT_SAMPLES
+	OPT_LEVEL, OPT_WIDTH, OPT_ENDGAME, OPT_SAMPLES, OPT_EXACT
 };
 
 static const struct option long_opts[] = {
@@ -87,6 +90,7 @@ static const struct option long_opts[] = {
 	{"width", required_argument, NULL, OPT_WIDTH},
 	{"endgame", required_argument, NULL, OPT_ENDGAME},
 	{"samples", required_argument, NULL, OPT_SAMPLES},
+	{"exact", required_argument, NULL, OPT_EXACT},
 	{"quiet", no_argument, NULL, 'q'},
 	CLI_LONG_OPTIONS,
 	{NULL, 0, NULL, 0},
@@ -132,7 +136,8 @@ static int calc_main(calcrun_opts *c, int64_t playouts, bool playouts_set)
 		break;
 	case CALCPLAY_BEST:
 		p->playouts = playouts_set ? (uint32_t)playouts : 128;
-		snprintf(name, sizeof name, "best:%u/%dx%u", p->playouts, p->endgame, p->samples);
+		snprintf(name, sizeof name, "best:%u/%dx%u/%d", p->playouts, p->endgame, p->samples,
+			 p->exact);
 		break;
 	case CALCPLAY_SIMPLE:
 		snprintf(name, sizeof name, "simple:%dx%d", p->level, p->width);
@@ -152,7 +157,8 @@ int main(int argc, char **argv)
 	static const char *const games[] = {"othello", "calc", NULL};
 	static const char *const policies[] = {"random", "greedy", "mcts", "simple", "best", NULL};
 	int game = 0;
-	calcrun_opts co = {.player = {.bad = -1, .level = 3, .width = 5, .endgame = 16, .samples = 64}};
+	calcrun_opts co = {.player = {.bad = -1, .level = 3, .width = 5, .endgame = 16, .samples = 64,
+				     .exact = 8}};
 	int64_t playouts = 10000;
 	bool playouts_set = false, calc_only = false;
 	othrun_opts o = {.seed = 1, .first = 1, .games = 1, .black = "random", .white = "random"};
@@ -174,6 +180,7 @@ int main(int argc, char **argv)
 		case OPT_LEVEL: co.player.level = (int)opt_i64("--level", optarg, 0, 30); calc_only = true; break;
 		case OPT_WIDTH: co.player.width = (int)opt_i64("--width", optarg, 1, 1000000); calc_only = true; break;
 		case OPT_ENDGAME: co.player.endgame = (int)opt_i64("--endgame", optarg, 0, 52); calc_only = true; break;
+		case OPT_EXACT: co.player.exact = (int)opt_i64("--exact", optarg, 0, 52); calc_only = true; break;
 		case OPT_SAMPLES:
 			co.player.samples = (uint32_t)opt_i64("--samples", optarg, 1, 1000000);
 			calc_only = true;
@@ -220,8 +227,8 @@ int main(int argc, char **argv)
 		return calc_main(&co, playouts, playouts_set);
 	}
 	if (calc_only)
-		die_usage("--policy, --variant, --playouts, --reward, --level, --width, --endgame and "
-			  "--samples are for --game calc");
+		die_usage("--policy, --variant, --playouts, --reward, --level, --width, --endgame, "
+			  "--samples and --exact are for --game calc");
 	if ((o.per_move > 0) + (o.perft > 0) + o.show > 1)
 		die_usage("--per-move, --perft and --show are separate modes: choose one");
 	if ((o.per_move || o.perft) && (players || o.moves || o.games_set))

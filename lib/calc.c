@@ -113,6 +113,14 @@ bool calc_unturn(calc_state *s, int move)
 	return true;
 }
 
+int calc_unseen(const calc_state *s, int count[14])
+{
+	memset(count, 0, 14 * sizeof *count);
+	for (int j = s->next; j < s->ncards; j++)
+		count[s->stock[j]]++;
+	return s->ncards - s->next;
+}
+
 void calc_turn_rank(calc_state *s, int rank)
 {
 	for (int j = s->next; j < s->ncards; j++) {

@@ -88,6 +88,9 @@ void calc_turn(calc_state *s);
 /* For searches that branch on the next card: after MOVE (just played)
  * took the hand, puts the card it turned back face down and returns true. */
 bool calc_unturn(calc_state *s, int move);
+/* How many of each rank are face down, into COUNT[1..13]; returns their
+ * total. */
+int calc_unseen(const calc_state *s, int count[14]);
 /* Turns RANK, which must be among the unseen cards, as the next card. */
 void calc_turn_rank(calc_state *s, int rank);
 bool calc_over(const calc_state *s);

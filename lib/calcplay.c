@@ -20,6 +20,7 @@ void calcplay_free(calcplay *p)
 {
 	mcts_free(&p->tree);
 	calcsolve_free(&p->solver);
+	calcsolve_free(&p->exact_solver);
 }
 
 /* A random game from S with the unseen cards reshuffled: its reward. */
@@ -99,9 +100,7 @@ static double simple_value(const calcplay *p, calc_state *c, int level, rng_t *r
 		return sum / p->width;
 	}
 	if (!c->hand && c->next < c->ncards) {
-		int count[14] = {0};
-		for (int j = c->next; j < c->ncards; j++)
-			count[c->stock[j]]++;
+		int count[14], unseen = calc_unseen(c, count);
 		double sum = 0;
 		for (int rank = 1; rank <= 13; rank++) {
 			if (!count[rank])
@@ -110,7 +109,7 @@ static double simple_value(const calcplay *p, calc_state *c, int level, rng_t *r
 			calc_turn_rank(&d, rank);
 			sum += count[rank] * simple_value(p, &d, level - 1, r, NULL);
 		}
-		return sum / (c->ncards - c->next);
+		return sum / unseen;
 	}
 	int moves[CALC_MAX_MOVES];
 	int n = calc_moves(c, moves, true);
@@ -172,9 +171,7 @@ static double chance_value(const calc_state *s, uint64_t key, uint64_t n)
 {
 	if (s->next >= s->ncards)
 		return rollouts(s, key, n);
-	int count[14] = {0};
-	for (int j = s->next; j < s->ncards; j++)
-		count[s->stock[j]]++;
+	int count[14], unseen = calc_unseen(s, count);
 	double sum = 0;
 	for (int rank = 1; rank <= 13; rank++) {
 		if (!count[rank])
@@ -197,7 +194,7 @@ static double chance_value(const calc_state *s, uint64_t key, uint64_t n)
 		}
 		sum += count[rank] * best;
 	}
-	return sum / (s->ncards - s->next);
+	return sum / unseen;
 }
 
 /* Best's endgame: each of the N MOVES is tried on p->samples orders of the
@@ -249,6 +246,36 @@ static int endgame_filter(calcplay *p, const calc_state *s, int *moves, int n, u
 	return kept;
 }
 
+/* Best's exact endgame: the chance of winning after each of the N MOVES
+ * for a player who knows the unseen cards as a multiset only
+ * (calcsolve_expect). Keeps the moves of the highest chance, in order,
+ * and returns their number, or 0 when the search would take more than
+ * CALCPLAY_EXACT_BUDGET positions. All N are kept when every move loses. */
+static int exact_filter(calcplay *p, const calc_state *s, int *moves, int n)
+{
+	if (!p->exact_solver.key)
+		calcsolve_init(&p->exact_solver, 18, false);
+	calc_state after[CALC_MAX_MOVES];
+	double v[CALC_MAX_MOVES], top = 0;
+	for (int i = 0; i < n; i++) {
+		after[i] = *s;
+		calc_play(&after[i], moves[i]);
+		calc_unturn(&after[i], moves[i]);
+	}
+	if (!calcsolve_expect(&p->exact_solver, after, n, CALCPLAY_EXACT_BUDGET, v))
+		return 0;
+	for (int i = 0; i < n; i++)
+		if (v[i] > top)
+			top = v[i];
+	if (top == 0)
+		return n;
+	int kept = 0;
+	for (int i = 0; i < n; i++)
+		if (v[i] == top)
+			moves[kept++] = moves[i];
+	return kept;
+}
+
 /* Best. When a card can go to a foundation only such moves are candidates
  * (moving a card up blocks nothing; waiting is seldom worth a search). In
  * the endgame, at most p->endgame cards unseen, endgame_filter keeps the
@@ -268,7 +295,12 @@ static int best_move(calcplay *p, const calc_state *s, rng_t *r)
 	if (n == 1)
 		return moves[0];
 	uint64_t key = rng_next(r);
-	if (s->ncards - s->next <= p->endgame) {
+	int exact = s->ncards - s->next <= p->exact ? exact_filter(p, s, moves, n) : 0;
+	if (exact)
+		n = exact;
+	if (n == 1)
+		return moves[0];
+	if (!exact && s->ncards - s->next <= p->endgame) {
 		n = endgame_filter(p, s, moves, n, key);
 		if (n == 1)
 			return moves[0];

@@ -18,6 +18,9 @@ typedef enum { CALCPLAY_RANDOM, CALCPLAY_GREEDY, CALCPLAY_MCTS, CALCPLAY_SIMPLE,
 /* Positions best's endgame search may expand per sampled order: enough to
  * settle nearly every order with 16 cards unseen. */
 enum { CALCPLAY_SOLVE_BUDGET = 2000 };
+/* Positions best's exact endgame may expand per move before it gives way
+ * to sampled orders: about a tenth of a second. */
+enum { CALCPLAY_EXACT_BUDGET = 100000 };
 
 typedef struct {
 	calcplay_kind kind;
@@ -28,8 +31,10 @@ typedef struct {
 	int level, width;   /* simple */
 	int endgame;        /* best: solve sampled orders from this many unseen */
 	uint32_t samples;   /* best: orders sampled per candidate there */
+	int exact;          /* best: exact information-set search from this many unseen */
 	mcts_tree tree;
 	calcsolve solver;   /* best, set up on first use */
+	calcsolve exact_solver;
 } calcplay;
 
 /* The reward of a finished game: 1 for success; with B >= 0 the seed's

@@ -10,6 +10,7 @@ void calcsolve_init(calcsolve *sv, unsigned log2, bool exact)
 {
 	size_t slots = (size_t)1 << log2;
 	sv->key = xcalloc(slots, 2 * sizeof *sv->key);
+	sv->value = xcalloc(slots, sizeof *sv->value);
 	sv->mask = slots - 1;
 	sv->stamp = 0;
 	sv->nodes = sv->budget = 0;
@@ -19,7 +20,9 @@ void calcsolve_init(calcsolve *sv, unsigned log2, bool exact)
 void calcsolve_free(calcsolve *sv)
 {
 	free(sv->key);
+	free(sv->value);
 	sv->key = NULL;
+	sv->value = NULL;
 }
 
 /* The position with the piles as a multiset: each pile hashed alone and
@@ -240,4 +243,90 @@ int calcsolve_run(calcsolve *sv, const calc_state *s, uint64_t budget, int *move
 	if (move)
 		*move = r == CALCSOLVE_WON ? first : -1;
 	return r;
+}
+
+static float expect(calcsolve *sv, calc_state *s);
+
+/* S's hand is empty: its chance of winning is the mean over the unseen
+ * cards of the chance once that card is turned (one branch per rank,
+ * weighed by its copies). */
+static float chance(calcsolve *sv, const calc_state *s)
+{
+	int count[14], unseen = calc_unseen(s, count);
+	double sum = 0;
+	for (int rank = 1; rank <= 13; rank++) {
+		if (!count[rank])
+			continue;
+		calc_state d = *s;
+		calc_turn_rank(&d, rank);
+		float v = expect(sv, &d);
+		if (v < 0)
+			return -1;
+		sum += count[rank] * v;
+	}
+	return (float)(sum / unseen);
+}
+
+/* The best chance of winning S over the player's eager-mode choices, or
+ * -1 once the budget is spent. Positions are remembered with their
+ * values; the key takes in the hand, which the stock order no longer
+ * fixes. */
+static float expect(calcsolve *sv, calc_state *s)
+{
+	int moves[CALC_MAX_MOVES], *nofirst = NULL;
+	int n = eager_play(s, moves, &nofirst, true);
+	if (!n && !s->hand && s->next >= s->ncards)
+		return calc_success(s) ? 1.0f : 0.0f;
+	uint64_t h = (position_hash(s) + rng_mix64(0xc0ffee00u + s->hand)) | 1;
+	bool seen;
+	uint64_t *slot = probe(sv, h, &seen);
+	if (slot && seen)
+		return sv->value[(slot - sv->key) / 2];
+	if (hopeless(s))
+		return 0;
+	if (sv->budget && sv->nodes >= sv->budget)
+		return -1;
+	sv->nodes++;
+	float v = 0;
+	if (!n && !s->hand) {
+		v = chance(sv, s);
+	} else {
+		if (!n)
+			n = placements(s, moves);
+		for (int i = 0; i < n && v < 1; i++) {
+			calc_state c = *s;
+			calc_play(&c, moves[i]);
+			calc_unturn(&c, moves[i]);
+			float w = expect(sv, &c);
+			if (w < 0)
+				return -1;
+			if (w > v)
+				v = w;
+		}
+	}
+	if (v >= 0 && slot) {
+		/* The recursion may have filled the slot: look again. */
+		slot = probe(sv, h, &seen);
+		if (slot) {
+			slot[0] = h;
+			slot[1] = sv->stamp;
+			sv->value[(slot - sv->key) / 2] = v;
+		}
+	}
+	return v;
+}
+
+bool calcsolve_expect(calcsolve *sv, const calc_state *s, int n, uint64_t budget, double *v)
+{
+	sv->stamp++;
+	sv->nodes = 0;
+	sv->budget = budget;
+	for (int i = 0; i < n; i++) {
+		calc_state c = s[i];
+		float x = expect(sv, &c);
+		if (x < 0)
+			return false;
+		v[i] = x;
+	}
+	return true;
 }

@@ -21,6 +21,7 @@
 
 typedef struct {
 	uint64_t *key;     /* lost positions: hash and run stamp pairs */
+	float *value;      /* calcsolve_expect: each slot's chance of winning */
 	uint64_t mask;     /* slots - 1 */
 	uint64_t stamp;    /* this run's stamp; older entries count as empty */
 	uint64_t nodes, budget;
@@ -38,5 +39,14 @@ void calcsolve_free(calcsolve *sv);
  * MOVE not NULL, *MOVE is the first move of the winning line found (-1
  * unless WON, or when S is already over). sv->nodes tells the work. */
 int calcsolve_run(calcsolve *sv, const calc_state *s, uint64_t budget, int *move);
+
+/* Information-set play: the chance of winning each of the N positions
+ * S[i] for a player who knows which cards are unseen but not their order
+ * (the hand may be empty; the next card is then a chance node) and who
+ * chooses as well as possible among eager-mode lines, so a lower bound on
+ * perfect play. One memo and BUDGET positions serve all N (positions
+ * after the candidate moves share most of their subtrees). Returns false,
+ * V unset, when the budget ran out. */
+bool calcsolve_expect(calcsolve *sv, const calc_state *s, int n, uint64_t budget, double *v);
 
 #endif

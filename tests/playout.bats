@@ -307,23 +307,28 @@ success, 0 cards left"
 	run bash -c "playout -g calc -n 1 --policy simple --level 2 --width 3 | cut -d, -f4 | tail -1"
 	assert_output "simple:2x3"
 	run bash -c "playout -g calc -n 1 --policy best | cut -d, -f4 | tail -1"
-	assert_output "best:128/16x64"
+	assert_output "best:128/16x64/8"
 	# Rest is never 1.
 	run bash -c "playout -g calc -n 3000 --policy greedy -q | awk -F, 'NR > 1 && \$6 == 1' | wc -l"
 	assert_output "0"
 }
 
-@test "calc: best's endgame search (sampled orders solved) changes its play" {
+@test "calc: best's endgame searches (sampled orders, exact chances) change its play" {
 	run playout -g calc -n 3 --seed 7 --policy best --playouts 8 --samples 8
 	assert_output "game,seed,variant,policy,success,rest,steps
-1,7,standard,best:8/16x8,0,16,65
-2,7,standard,best:8/16x8,0,10,69
-3,7,standard,best:8/16x8,0,9,65"
-	run playout -g calc -n 3 --seed 7 --policy best --playouts 8 --endgame 0
+1,7,standard,best:8/16x8/8,0,16,65
+2,7,standard,best:8/16x8/8,0,10,69
+3,7,standard,best:8/16x8/8,0,9,66"
+	run playout -g calc -n 3 --seed 7 --policy best --playouts 8 --samples 8 --exact 0
 	assert_output "game,seed,variant,policy,success,rest,steps
-1,7,standard,best:8/0x64,0,10,66
-2,7,standard,best:8/0x64,1,0,80
-3,7,standard,best:8/0x64,0,9,65"
+1,7,standard,best:8/16x8/0,0,16,65
+2,7,standard,best:8/16x8/0,0,10,69
+3,7,standard,best:8/16x8/0,0,9,65"
+	run playout -g calc -n 3 --seed 7 --policy best --playouts 8 --endgame 0 --exact 0
+	assert_output "game,seed,variant,policy,success,rest,steps
+1,7,standard,best:8/0x64/0,0,10,66
+2,7,standard,best:8/0x64/0,1,0,80
+3,7,standard,best:8/0x64/0,0,9,65"
 }
 
 @test "calc: bad decks and options" {
@@ -369,12 +374,18 @@ success, 0 cards left"
 	run playout -g calc --samples 0
 	assert_failure 2
 	assert_line --index 0 "playout: invalid --samples '0': expected an integer from 1 to 1000000"
+	run playout -g calc --exact 53
+	assert_failure 2
+	assert_line --index 0 "playout: invalid --exact '53': expected an integer from 0 to 52"
 	run playout -g calc --perft 3
 	assert_failure 2
 	assert_line --index 0 "playout: --black, --white, --per-move and --perft are for --game othello"
 	run playout --policy greedy
 	assert_failure 2
-	assert_line --index 0 "playout: --policy, --variant, --playouts, --reward, --level, --width, --endgame and --samples are for --game calc"
+	assert_line --index 0 "playout: --policy, --variant, --playouts, --reward, --level, --width, --endgame, --samples and --exact are for --game calc"
 	run playout --samples 5
 	assert_failure 2
+	run playout --exact 5
+	assert_failure 2
+	assert_line --index 0 "playout: --policy, --variant, --playouts, --reward, --level, --width, --endgame, --samples and --exact are for --game calc"
 }

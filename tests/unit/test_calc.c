@@ -41,6 +41,24 @@ static calc_state endgame(bool swap)
 	return s;
 }
 
+/* F1-F3 complete, F4 at 4 8 Q wanting 3 7 J 2 6 T A 5 9 K, the 7 in hand,
+ * 3 and K unseen, and the rest on W1-W3 in the order F4 wants it (J; 6 2;
+ * 9 5 A T, tops last), W4 empty. */
+static calc_state chance_endgame(void)
+{
+	calc_state s = {.ncards = 48, .next = 46, .npiles = 4, .found = {13, 13, 13, 3}, .hand = 7};
+	static const uint8_t w2[] = {6, 2}, w3[] = {9, 5, 1, 10};
+	s.stock[46] = 3;
+	s.stock[47] = 13;
+	s.pile[0][0] = 11;
+	s.len[0] = 1;
+	memcpy(s.pile[1], w2, 2);
+	s.len[1] = 2;
+	memcpy(s.pile[2], w3, 4);
+	s.len[2] = 4;
+	return s;
+}
+
 int main(void)
 {
 	util_init("unit");
@@ -114,6 +132,32 @@ int main(void)
 			calc_play(&s, m);
 	}
 	CHECK(legal && calc_success(&s), "seeded deal 5: the solver's line replays and wins");
+
+	/* Hand-checked chances for a player who cannot see the order: the 7
+	 * on any card waits safely (a K turned first goes to W4, a 3 first
+	 * lets the 7 and the piles up while the K waits in hand); the 7 on
+	 * W4 leaves a K turned first nowhere that blocks nothing: 1/2. Knowing
+	 * the order, the K-first order is lost either way, the 3-first won. */
+	calc_state base = chance_endgame(), after[4];
+	calc_check(&base);
+	for (int w = 0; w < 4; w++) {
+		after[w] = base;
+		calc_play(&after[w], CALC_MOVE(0, 4 + w));
+		calc_unturn(&after[w], CALC_MOVE(0, 4 + w));
+	}
+	double v[4];
+	CHECK(calcsolve_expect(&eager, after, 4, 0, v) && v[0] == 1 && v[1] == 1 && v[2] == 1 &&
+		      v[3] == 0.5,
+	      "unseen order: 7 on a card wins surely, 7 on W4 half the time (%g %g %g %g)", v[0],
+	      v[1], v[2], v[3]);
+	s = after[3];
+	calc_turn(&s);
+	CHECK(s.hand == 3 && calcsolve_run(&exact, &s, 0, NULL) == CALCSOLVE_WON,
+	      "7 on W4, then 3: won");
+	s = after[3];
+	calc_turn_rank(&s, 13);
+	CHECK(calcsolve_run(&exact, &s, 0, NULL) == CALCSOLVE_LOST, "7 on W4, then K: lost");
+	CHECK(!calcsolve_expect(&eager, after, 4, 1, v), "the chances give up past their budget");
 	calcsolve_free(&exact);
 	calcsolve_free(&eager);
 
