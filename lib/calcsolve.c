@@ -290,6 +290,8 @@ static float expect(calcsolve *sv, calc_state *s)
 	float v = 0;
 	if (!n && !s->hand) {
 		v = chance(sv, s);
+		if (v < 0)
+			return -1;
 	} else {
 		if (!n)
 			n = placements(s, moves);
@@ -304,14 +306,12 @@ static float expect(calcsolve *sv, calc_state *s)
 				v = w;
 		}
 	}
-	if (v >= 0 && slot) {
-		/* The recursion may have filled the slot: look again. */
-		slot = probe(sv, h, &seen);
-		if (slot) {
-			slot[0] = h;
-			slot[1] = sv->stamp;
-			sv->value[(slot - sv->key) / 2] = v;
-		}
+	/* The search below may have taken the slot found above: probe again. */
+	slot = probe(sv, h, &seen);
+	if (slot) {
+		slot[0] = h;
+		slot[1] = sv->stamp;
+		sv->value[(slot - sv->key) / 2] = v;
 	}
 	return v;
 }
