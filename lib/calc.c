@@ -113,12 +113,24 @@ bool calc_unturn(calc_state *s, int move)
 	return true;
 }
 
-int calc_unseen(const calc_state *s, int count[14])
+double calc_next_card_mean(const calc_state *s, double (*value)(void *ctx, calc_state *turned),
+			   void *ctx)
 {
-	memset(count, 0, 14 * sizeof *count);
+	int count[14] = {0};
 	for (int j = s->next; j < s->ncards; j++)
 		count[s->stock[j]]++;
-	return s->ncards - s->next;
+	double sum = 0;
+	for (int rank = 1; rank <= 13; rank++) {
+		if (!count[rank])
+			continue;
+		calc_state d = *s;
+		calc_turn_rank(&d, rank);
+		double v = value(ctx, &d);
+		if (v < 0)
+			return v;
+		sum += count[rank] * v;
+	}
+	return sum / (s->ncards - s->next);
 }
 
 void calc_turn_rank(calc_state *s, int rank)

@@ -88,9 +88,12 @@ void calc_turn(calc_state *s);
 /* For searches that branch on the next card: after MOVE (just played)
  * took the hand, puts the card it turned back face down and returns true. */
 bool calc_unturn(calc_state *s, int move);
-/* How many of each rank are face down, into COUNT[1..13]; returns their
- * total. */
-int calc_unseen(const calc_state *s, int count[14]);
+/* A chance node for searches: the mean of VALUE over the next card (S's
+ * hand is empty and cards are unseen), one call per unseen rank with that
+ * rank turned, weighed by its copies. A negative VALUE (a search giving
+ * up) is returned at once. */
+double calc_next_card_mean(const calc_state *s, double (*value)(void *ctx, calc_state *turned),
+			   void *ctx);
 /* Turns RANK, which must be among the unseen cards, as the next card. */
 void calc_turn_rank(calc_state *s, int rank);
 bool calc_over(const calc_state *s);

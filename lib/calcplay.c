@@ -86,6 +86,21 @@ static int mcts_move(calcplay *p, const calc_state *s, rng_t *r)
 	return t->node[mcts_best(t, 0)].move;
 }
 
+static double simple_value(const calcplay *p, calc_state *c, int level, rng_t *r, int *best);
+
+/* simple_value below a chance node. */
+typedef struct {
+	const calcplay *p;
+	int level;
+	rng_t *r;
+} simple_node;
+
+static double simple_turned(void *ctx, calc_state *d)
+{
+	simple_node *n = ctx;
+	return simple_value(n->p, d, n->level, n->r, NULL);
+}
+
 /* The seed's fixed-depth tree: LEVEL plies expanded (a turned card is a
  * ply), chance nodes averaged over the unseen cards, decision nodes
  * maximised, WIDTH random playouts at each leaf. */
@@ -99,18 +114,8 @@ static double simple_value(const calcplay *p, calc_state *c, int level, rng_t *r
 			sum += playout(c, r, p->bad);
 		return sum / p->width;
 	}
-	if (!c->hand && c->next < c->ncards) {
-		int count[14], unseen = calc_unseen(c, count);
-		double sum = 0;
-		for (int rank = 1; rank <= 13; rank++) {
-			if (!count[rank])
-				continue;
-			calc_state d = *c;
-			calc_turn_rank(&d, rank);
-			sum += count[rank] * simple_value(p, &d, level - 1, r, NULL);
-		}
-		return sum / unseen;
-	}
+	if (!c->hand && c->next < c->ncards)
+		return calc_next_card_mean(c, simple_turned, &(simple_node){p, level - 1, r});
 	int moves[CALC_MAX_MOVES];
 	int n = calc_moves(c, moves, true);
 	double best_v = -1;
@@ -161,6 +166,32 @@ static void play_foundation_moves(calc_state *s)
 		calc_play(s, m);
 }
 
+/* The rollouts of chance_value: the same KEY and N at every leaf. */
+typedef struct {
+	uint64_t key, n;
+} rollout_set;
+
+/* The best placement of D's freshly turned card, each judged by rollouts. */
+static double best_placement(void *ctx, calc_state *d)
+{
+	const rollout_set *rs = ctx;
+	play_foundation_moves(d);
+	int moves[CALC_MAX_MOVES];
+	int nm = d->hand ? calc_moves(d, moves, true) : 0;
+	if (!nm)
+		return rollouts(d, rs->key, rs->n);
+	double best = -1;
+	for (int i = 0; i < nm; i++) {
+		calc_state e = *d;
+		calc_play(&e, moves[i]);
+		calc_unturn(&e, moves[i]);
+		double v = rollouts(&e, rs->key, rs->n);
+		if (v > best)
+			best = v;
+	}
+	return best;
+}
+
 /* The value of S, whose hand is empty: an expectation over the next card's
  * rank (weighted by its copies among the unseen cards) of the best
  * placement of that card once it is turned, each placement judged by N
@@ -171,30 +202,18 @@ static double chance_value(const calc_state *s, uint64_t key, uint64_t n)
 {
 	if (s->next >= s->ncards)
 		return rollouts(s, key, n);
-	int count[14], unseen = calc_unseen(s, count);
-	double sum = 0;
-	for (int rank = 1; rank <= 13; rank++) {
-		if (!count[rank])
-			continue;
-		calc_state d = *s;
-		calc_turn_rank(&d, rank);
-		play_foundation_moves(&d);
-		double best = -1;
-		int moves[CALC_MAX_MOVES];
-		int nm = d.hand ? calc_moves(&d, moves, true) : 0;
-		if (!nm)
-			best = rollouts(&d, key, n);
-		for (int i = 0; i < nm; i++) {
-			calc_state e = d;
-			calc_play(&e, moves[i]);
-			calc_unturn(&e, moves[i]);
-			double v = rollouts(&e, key, n);
-			if (v > best)
-				best = v;
-		}
-		sum += count[rank] * best;
+	return calc_next_card_mean(s, best_placement, &(rollout_set){key, n});
+}
+
+/* AFTER[i]: S after MOVES[i], with a card the move turned put back, for
+ * the endgame searches to deal the unseen cards their own way. */
+static void positions_after(const calc_state *s, const int *moves, int n, calc_state *after)
+{
+	for (int i = 0; i < n; i++) {
+		after[i] = *s;
+		calc_play(&after[i], moves[i]);
+		calc_unturn(&after[i], moves[i]);
 	}
-	return sum / unseen;
 }
 
 /* Best's endgame: each of the N MOVES is tried on p->samples orders of the
@@ -212,11 +231,7 @@ static int endgame_filter(calcplay *p, const calc_state *s, int *moves, int n, u
 	/* Twice the wins (an unfinished search counts half), -1 once out. */
 	int wins[CALC_MAX_MOVES] = {0}, top = 0, left = n;
 	calc_state after[CALC_MAX_MOVES];
-	for (int i = 0; i < n; i++) {
-		after[i] = *s;
-		calc_play(&after[i], moves[i]);
-		calc_unturn(&after[i], moves[i]);
-	}
+	positions_after(s, moves, n, after);
 	for (uint32_t k = 0; k < p->samples && left > 1; k++) {
 		rng_t order;
 		rng_stream(&order, key, k);
@@ -257,11 +272,7 @@ static int exact_filter(calcplay *p, const calc_state *s, int *moves, int n)
 		calcsolve_init(&p->exact_solver, 18, false);
 	calc_state after[CALC_MAX_MOVES];
 	double v[CALC_MAX_MOVES], top = 0;
-	for (int i = 0; i < n; i++) {
-		after[i] = *s;
-		calc_play(&after[i], moves[i]);
-		calc_unturn(&after[i], moves[i]);
-	}
+	positions_after(s, moves, n, after);
 	if (!calcsolve_expect(&p->exact_solver, after, n, CALCPLAY_EXACT_BUDGET, v))
 		return 0;
 	for (int i = 0; i < n; i++)

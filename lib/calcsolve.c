@@ -247,24 +247,9 @@ int calcsolve_run(calcsolve *sv, const calc_state *s, uint64_t budget, int *move
 
 static float expect(calcsolve *sv, calc_state *s);
 
-/* S's hand is empty: its chance of winning is the mean over the unseen
- * cards of the chance once that card is turned (one branch per rank,
- * weighed by its copies). */
-static float chance(calcsolve *sv, const calc_state *s)
+static double expect_turned(void *sv, calc_state *d)
 {
-	int count[14], unseen = calc_unseen(s, count);
-	double sum = 0;
-	for (int rank = 1; rank <= 13; rank++) {
-		if (!count[rank])
-			continue;
-		calc_state d = *s;
-		calc_turn_rank(&d, rank);
-		float v = expect(sv, &d);
-		if (v < 0)
-			return -1;
-		sum += count[rank] * v;
-	}
-	return (float)(sum / unseen);
+	return expect(sv, d);
 }
 
 /* The best chance of winning S over the player's eager-mode choices, or
@@ -289,7 +274,8 @@ static float expect(calcsolve *sv, calc_state *s)
 	sv->nodes++;
 	float v = 0;
 	if (!n && !s->hand) {
-		v = chance(sv, s);
+		/* The next card: a mean over its ranks. */
+		v = (float)calc_next_card_mean(s, expect_turned, sv);
 		if (v < 0)
 			return -1;
 	} else {
