@@ -113,24 +113,33 @@ bool calc_unturn(calc_state *s, int move)
 	return true;
 }
 
-double calc_next_card_mean(const calc_state *s, double (*value)(void *ctx, calc_state *turned),
-			   void *ctx)
+double calc_next_card_mean(const calc_state *s, double alpha,
+			   double (*value)(void *ctx, calc_state *turned, double alpha), void *ctx)
 {
 	int count[14] = {0};
 	for (int j = s->next; j < s->ncards; j++)
 		count[s->stock[j]]++;
+	int total = s->ncards - s->next, rest = total;
 	double sum = 0;
 	for (int rank = 1; rank <= 13; rank++) {
 		if (!count[rank])
 			continue;
+		rest -= count[rank];
+		/* What this rank must be worth for the mean to beat ALPHA if
+		 * every rank after it is worth 1. */
+		double need = (alpha * total - sum - rest) / count[rank];
+		if (need >= 1)
+			return alpha;
 		calc_state d = *s;
 		calc_turn_rank(&d, rank);
-		double v = value(ctx, &d);
+		double v = value(ctx, &d, need > 0 ? need : 0);
 		if (v < 0)
 			return v;
+		if (need > 0 && v <= need)
+			return alpha;
 		sum += count[rank] * v;
 	}
-	return sum / (s->ncards - s->next);
+	return sum / total;
 }
 
 void calc_turn_rank(calc_state *s, int rank)

@@ -90,10 +90,14 @@ void calc_turn(calc_state *s);
 bool calc_unturn(calc_state *s, int move);
 /* A chance node for searches: the mean of VALUE over the next card (S's
  * hand is empty and cards are unseen), one call per unseen rank with that
- * rank turned, weighed by its copies. A negative VALUE (a search giving
- * up) is returned at once. */
-double calc_next_card_mean(const calc_state *s, double (*value)(void *ctx, calc_state *turned),
-			   void *ctx);
+ * rank turned, weighed by its copies. Values lie in [0, 1], which allows
+ * a cut (Star1): once the ranks left could not lift the mean above ALPHA
+ * even if each were worth 1, the search stops and returns ALPHA itself,
+ * an upper bound. Each call gets the alpha its rank must beat for the
+ * mean to beat ALPHA (0 when any value will do; 0 for ALPHA never cuts).
+ * A negative VALUE (a search giving up) is returned at once. */
+double calc_next_card_mean(const calc_state *s, double alpha,
+			   double (*value)(void *ctx, calc_state *turned, double alpha), void *ctx);
 /* Turns RANK, which must be among the unseen cards, as the next card. */
 void calc_turn_rank(calc_state *s, int rank);
 bool calc_over(const calc_state *s);

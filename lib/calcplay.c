@@ -95,9 +95,10 @@ typedef struct {
 	rng_t *r;
 } simple_node;
 
-static double simple_turned(void *ctx, calc_state *d)
+static double simple_turned(void *ctx, calc_state *d, double alpha)
 {
 	simple_node *n = ctx;
+	(void)alpha; /* never cut: the callers want every value */
 	return simple_value(n->p, d, n->level, n->r, NULL);
 }
 
@@ -115,7 +116,7 @@ static double simple_value(const calcplay *p, calc_state *c, int level, rng_t *r
 		return sum / p->width;
 	}
 	if (!c->hand && c->next < c->ncards)
-		return calc_next_card_mean(c, simple_turned, &(simple_node){p, level - 1, r});
+		return calc_next_card_mean(c, 0, simple_turned, &(simple_node){p, level - 1, r});
 	int moves[CALC_MAX_MOVES];
 	int n = calc_moves(c, moves, true);
 	double best_v = -1;
@@ -172,9 +173,10 @@ typedef struct {
 } rollout_set;
 
 /* The best placement of D's freshly turned card, each judged by rollouts. */
-static double best_placement(void *ctx, calc_state *d)
+static double best_placement(void *ctx, calc_state *d, double alpha)
 {
 	const rollout_set *rs = ctx;
+	(void)alpha; /* never cut: the callers want every value */
 	play_foundation_moves(d);
 	int moves[CALC_MAX_MOVES];
 	int nm = d->hand ? calc_moves(d, moves, true) : 0;
@@ -202,7 +204,7 @@ static double chance_value(const calc_state *s, uint64_t key, uint64_t n)
 {
 	if (s->next >= s->ncards)
 		return rollouts(s, key, n);
-	return calc_next_card_mean(s, best_placement, &(rollout_set){key, n});
+	return calc_next_card_mean(s, 0, best_placement, &(rollout_set){key, n});
 }
 
 /* AFTER[i]: S after MOVES[i], with a card the move turned put back, for
@@ -273,7 +275,7 @@ static int exact_filter(calcplay *p, const calc_state *s, int *moves, int n)
 	calc_state after[CALC_MAX_MOVES];
 	double v[CALC_MAX_MOVES], top = 0;
 	positions_after(s, moves, n, after);
-	if (!calcsolve_expect(&p->exact_solver, after, n, CALCPLAY_EXACT_BUDGET, v))
+	if (!calcsolve_expect(&p->exact_solver, after, n, CALCPLAY_EXACT_BUDGET, false, v))
 		return 0;
 	for (int i = 0; i < n; i++)
 		if (v[i] > top)

@@ -1,5 +1,6 @@
 #include "calcsolve.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -245,37 +246,46 @@ int calcsolve_run(calcsolve *sv, const calc_state *s, uint64_t budget, int *move
 	return r;
 }
 
-static float expect(calcsolve *sv, calc_state *s);
+static double expect(calcsolve *sv, calc_state *s, double alpha);
 
-static double expect_turned(void *sv, calc_state *d)
+static double expect_turned(void *sv, calc_state *d, double alpha)
 {
-	return expect(sv, d);
+	return expect(sv, d, alpha);
 }
 
-/* The best chance of winning S over the player's eager-mode choices, or
- * -1 once the budget is spent. Positions are remembered with their
- * values; the key takes in the hand, which the stock order no longer
- * fixes. */
-static float expect(calcsolve *sv, calc_state *s)
+/* The best chance of winning S over the player's eager-mode choices when
+ * it is above ALPHA; otherwise ALPHA, an upper bound on it (the search is
+ * cut as soon as that is certain: Star1 at the chance nodes, the best
+ * move so far at the decision nodes). -1 once the budget is spent.
+ * Positions are remembered with their chances, or where a search was cut
+ * with the upper bound it found, negated (-0.0 too: the sign bit tells)
+ * and rounded up, which answers only the searches it still cuts. The key
+ * takes in the hand, which the stock order no longer fixes. */
+static double expect(calcsolve *sv, calc_state *s, double alpha)
 {
 	int moves[CALC_MAX_MOVES], *nofirst = NULL;
 	int n = eager_play(s, moves, &nofirst, true);
 	if (!n && !s->hand && s->next >= s->ncards)
-		return calc_success(s) ? 1.0f : 0.0f;
+		return calc_success(s);
 	uint64_t h = (position_hash(s) + rng_mix64(0xc0ffee00u + s->hand)) | 1;
 	bool seen;
 	uint64_t *slot = probe(sv, h, &seen);
-	if (slot && seen)
-		return sv->value[(slot - sv->key) / 2];
+	if (slot && seen) {
+		float x = sv->value[(slot - sv->key) / 2];
+		if (!signbit(x))
+			return x;
+		if (-x <= alpha)
+			return alpha;
+	}
 	if (hopeless(s))
 		return 0;
 	if (sv->budget && sv->nodes >= sv->budget)
 		return -1;
 	sv->nodes++;
-	float v = 0;
+	double v = 0;
 	if (!n && !s->hand) {
 		/* The next card: a mean over its ranks. */
-		v = (float)calc_next_card_mean(s, expect_turned, sv);
+		v = calc_next_card_mean(s, alpha, expect_turned, sv);
 		if (v < 0)
 			return -1;
 	} else {
@@ -285,34 +295,45 @@ static float expect(calcsolve *sv, calc_state *s)
 			calc_state c = *s;
 			calc_play(&c, moves[i]);
 			calc_unturn(&c, moves[i]);
-			float w = expect(sv, &c);
+			double w = expect(sv, &c, v > alpha ? v : alpha);
 			if (w < 0)
 				return -1;
 			if (w > v)
 				v = w;
 		}
 	}
+	bool exact = v > alpha || alpha <= 0;
+	float x = (float)v;
+	if (exact)
+		v = x; /* as the memo will give it, so that a tie stays a tie */
+	else if (x < v)
+		x = nextafterf(x, 1); /* a bound must not shrink */
 	/* The search below may have taken the slot found above: probe again. */
 	slot = probe(sv, h, &seen);
 	if (slot) {
 		slot[0] = h;
 		slot[1] = sv->stamp;
-		sv->value[(slot - sv->key) / 2] = v;
+		sv->value[(slot - sv->key) / 2] = exact ? x : -x;
 	}
 	return v;
 }
 
-bool calcsolve_expect(calcsolve *sv, const calc_state *s, int n, uint64_t budget, double *v)
+bool calcsolve_expect(calcsolve *sv, const calc_state *s, int n, uint64_t budget, bool all,
+		      double *v)
 {
 	sv->stamp++;
 	sv->nodes = 0;
 	sv->budget = budget;
+	double top = 0;
 	for (int i = 0; i < n; i++) {
 		calc_state c = s[i];
-		float x = expect(sv, &c);
+		/* Just under the best so far, so that a tie comes back exact. */
+		double x = expect(sv, &c, all ? 0 : top * (1 - 1e-6));
 		if (x < 0)
 			return false;
 		v[i] = x;
+		if (x > top)
+			top = x;
 	}
 	return true;
 }

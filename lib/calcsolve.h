@@ -45,8 +45,12 @@ int calcsolve_run(calcsolve *sv, const calc_state *s, uint64_t budget, int *move
  * (the hand may be empty; the next card is then a chance node) and who
  * chooses as well as possible among eager-mode lines, so a lower bound on
  * perfect play. One memo and BUDGET positions serve all N (positions
- * after the candidate moves share most of their subtrees). Returns false,
- * V unset, when the budget ran out. */
-bool calcsolve_expect(calcsolve *sv, const calc_state *s, int n, uint64_t budget, double *v);
+ * after the candidate moves share most of their subtrees). With ALL each
+ * V[i] is S[i]'s chance; without, only the best and those that tie it
+ * are: a position that cannot beat the best before it is cut short and
+ * gets an upper bound below that best, which is much faster. Returns
+ * false, V unset, when the budget ran out. */
+bool calcsolve_expect(calcsolve *sv, const calc_state *s, int n, uint64_t budget, bool all,
+		      double *v);
 
 #endif

@@ -59,6 +59,20 @@ static calc_state chance_endgame(void)
 	return s;
 }
 
+/* A chance node's values by rank, counting the calls. */
+typedef struct {
+	double value[14];
+	int calls;
+} by_rank;
+
+static double rank_value(void *ctx, calc_state *turned, double alpha)
+{
+	by_rank *b = ctx;
+	(void)alpha;
+	b->calls++;
+	return b->value[turned->hand];
+}
+
 int main(void)
 {
 	util_init("unit");
@@ -146,7 +160,7 @@ int main(void)
 		calc_unturn(&after[w], CALC_MOVE(0, 4 + w));
 	}
 	double v[4];
-	CHECK(calcsolve_expect(&eager, after, 4, 0, v) && v[0] == 1 && v[1] == 1 && v[2] == 1 &&
+	CHECK(calcsolve_expect(&eager, after, 4, 0, true, v) && v[0] == 1 && v[1] == 1 && v[2] == 1 &&
 		      v[3] == 0.5,
 	      "unseen order: 7 on a card wins surely, 7 on W4 half the time (%g %g %g %g)", v[0],
 	      v[1], v[2], v[3]);
@@ -157,7 +171,25 @@ int main(void)
 	s = after[3];
 	calc_turn_rank(&s, 13);
 	CHECK(calcsolve_run(&exact, &s, 0, NULL) == CALCSOLVE_LOST, "7 on W4, then K: lost");
-	CHECK(!calcsolve_expect(&eager, after, 4, 1, v), "the chances give up past their budget");
+	CHECK(!calcsolve_expect(&eager, after, 4, 1, true, v), "the chances give up past their budget");
+	/* Cut short, a position that cannot beat the best gets the bound it
+	 * failed, the best less a millionth (ties come back exact). */
+	CHECK(calcsolve_expect(&eager, after, 4, 0, false, v) && v[0] == 1 && v[1] == 1 &&
+		      v[2] == 1 && v[3] == 1 - 1e-6,
+	      "cut short: the ties with the best exact, W4 only bounded (%.9g)", v[3]);
+
+	/* The chance node's cut, on W4's position (unseen 3 and K; the hand
+	 * empty): a 3 worth 0 and a K worth 1 average 1/2. */
+	by_rank b = {.value = {[3] = 0, [13] = 1}};
+	CHECK(calc_next_card_mean(&after[3], 0, rank_value, &b) == 0.5 && b.calls == 2,
+	      "a chance node's mean: 1/2 (%d calls)", b.calls);
+	b.calls = 0;
+	CHECK(calc_next_card_mean(&after[3], 0.4, rank_value, &b) == 0.5 && b.calls == 2,
+	      "above alpha 0.4 the mean is exact");
+	b.calls = 0;
+	CHECK(calc_next_card_mean(&after[3], 0.6, rank_value, &b) == 0.6 && b.calls == 1,
+	      "alpha 0.6: the 3 at 0 settles it, alpha comes back and the K is not asked (%d calls)",
+	      b.calls);
 	calcsolve_free(&exact);
 	calcsolve_free(&eager);
 
