@@ -167,14 +167,12 @@ void calc_deal(calc_state *s, int variant, const uint8_t *deck)
 	calc_check(s);
 }
 
-/* The first foundation that accepts RANK, or -1 (two may need the same
- * rank at once; calc_moves lists both). */
-static int accepting(const calc_state *s, int rank)
+unsigned calc_accepting(const calc_state *s, int rank)
 {
+	unsigned m = 0;
 	for (int k = 0; k < 4; k++)
-		if (calc_need(k, s->found[k]) == rank)
-			return k;
-	return -1;
+		m |= (unsigned)(calc_need(k, s->found[k]) == rank) << k;
+	return m;
 }
 
 int calc_moves(const calc_state *s, int *out, bool distinct)
@@ -239,7 +237,7 @@ bool calc_over(const calc_state *s)
 	if (s->hand)
 		return false;
 	for (int w = 0; w < s->npiles; w++)
-		if (s->len[w] && accepting(s, s->pile[w][s->len[w] - 1]) >= 0)
+		if (s->len[w] && calc_accepting(s, s->pile[w][s->len[w] - 1]))
 			return false;
 	return true;
 }
@@ -353,6 +351,8 @@ static inline void to_foundation(unsigned card, unsigned i, foundations *f, cons
  * generator and the counts after every move. */
 void calc_random_playout(calc_state *s, rng_t *r)
 {
+	/* A search may hand over a state whose card is not yet turned. */
+	calc_turn(s);
 	rng_t gen = *r;
 	foundations f;
 	uint8_t top[4] = {0}, ctop[4] = {0}, len[4];
@@ -368,11 +368,6 @@ void calc_random_playout(calc_state *s, rng_t *r)
 		sum += ctop[w] = f.count[top[w]];
 	}
 	unsigned hand = s->hand, steps = s->steps, i, card, w;
-	if (!hand) {
-		/* A search may hand over a state whose card is not yet turned. */
-		hand = stock[next];
-		next += hand != 0;
-	}
 	/* While there is a hand: n = its foundations, the piles, the tops'
 	 * foundations. */
 	while (hand) {
@@ -431,15 +426,15 @@ int calc_greedy_move(const calc_state *s)
 	for (int w = 0; w < s->npiles; w++) {
 		if (!s->len[w])
 			continue;
-		int k = accepting(s, s->pile[w][s->len[w] - 1]);
-		if (k >= 0)
-			return CALC_MOVE(1 + w, k);
+		unsigned m = calc_accepting(s, s->pile[w][s->len[w] - 1]);
+		if (m)
+			return CALC_MOVE(1 + w, __builtin_ctz(m));
 	}
 	if (!s->hand)
 		return -1;
-	int k = accepting(s, s->hand);
-	if (k >= 0)
-		return CALC_MOVE(0, k);
+	unsigned m = calc_accepting(s, s->hand);
+	if (m)
+		return CALC_MOVE(0, __builtin_ctz(m));
 	int uc = calc_urgency(s, s->hand);
 	int fit = -1, fit_cost = 99, empty = -1, bury = -1, bury_u = -1;
 	for (int w = 0; w < s->npiles; w++) {
@@ -510,12 +505,11 @@ static inline ranks_v dist_urgency(const ranks_v dist[4])
  * search players run this playout millions of times). */
 void calc_greedy_playout(calc_state *s)
 {
+	calc_turn(s);
 	foundations f;
 	uint8_t len[4];
 	unsigned np = s->npiles, hand = s->hand, next = s->next, steps = s->steps;
 	ranks_v dist[4], u;
-	if (!hand && next < s->ncards)
-		hand = s->stock[next++];
 	memcpy(len, s->len, 4);
 	fnd_start(&f, s);
 	dist_start(f.found, dist);

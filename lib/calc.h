@@ -100,6 +100,9 @@ double calc_next_card_mean(const calc_state *s, double alpha,
 			   double (*value)(void *ctx, calc_state *turned, double alpha), void *ctx);
 /* Turns RANK, which must be among the unseen cards, as the next card. */
 void calc_turn_rank(calc_state *s, int rank);
+/* The foundations that accept RANK now, as a bit mask (bit k for Fk+1;
+ * two may need the same rank at once). */
+unsigned calc_accepting(const calc_state *s, int rank);
 bool calc_over(const calc_state *s);
 int calc_rest(const calc_state *s);
 bool calc_success(const calc_state *s);

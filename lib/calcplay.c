@@ -1,6 +1,5 @@
 #include "calcplay.h"
 
-#include "calcsolve.h"
 #include "util.h"
 
 double calcplay_reward(const calc_state *s, double bad)
@@ -290,9 +289,11 @@ static int exact_filter(calcplay *p, const calc_state *s, int *moves, int n)
 }
 
 /* Best. When a card can go to a foundation only such moves are candidates
- * (moving a card up blocks nothing; waiting is seldom worth a search). In
- * the endgame, at most p->endgame cards unseen, endgame_filter keeps the
- * candidates that win the most sampled orders. The rest is decided by
+ * (moving a card up blocks nothing; waiting is seldom worth a search). At
+ * most p->exact cards unseen, exact_filter keeps the candidates of the
+ * highest exact chance; failing that (too big a search), at most
+ * p->endgame cards unseen, endgame_filter keeps the candidates that win
+ * the most sampled orders. The rest is decided by
  * rollouts: a hand placement by chance_value with PLAYOUTS rollouts per
  * leaf, other choices (between foundations) by PLAYOUTS times the number
  * of candidates rollouts each. Ties go to the move listed first. */

@@ -72,15 +72,6 @@ static int lost_seen(calcsolve *sv, uint64_t h, int add)
 	return 0;
 }
 
-/* Foundations accepting RANK, as a bit mask. */
-static unsigned accepting(const calc_state *s, int rank)
-{
-	unsigned m = 0;
-	for (int k = 0; k < 4; k++)
-		m |= (unsigned)(calc_need(k, s->found[k]) == rank) << k;
-	return m;
-}
-
 /* A bound that proves many positions lost at once. Relax the rules: every
  * face-down card (and the hand) is always within reach, and a card once
  * played to a foundation stays within reach for the others too. Then
@@ -155,7 +146,7 @@ static int eager_play(calc_state *s, int *moves, int **first, bool unturn)
 		int from = i < s->npiles ? i + 1 : 0;
 		int card = from ? (s->len[from - 1] ? s->pile[from - 1][s->len[from - 1] - 1] : 0)
 				: s->hand;
-		unsigned m = card ? accepting(s, card) : 0;
+		unsigned m = card ? calc_accepting(s, card) : 0;
 		if (!m) {
 			i++;
 			continue;
@@ -232,13 +223,19 @@ static int search(calcsolve *sv, calc_state *s, int *first)
 	return r;
 }
 
+/* A new run: the memo's older entries count as empty. */
+static void run_start(calcsolve *sv, uint64_t budget)
+{
+	sv->stamp++;
+	sv->nodes = 0;
+	sv->budget = budget;
+}
+
 int calcsolve_run(calcsolve *sv, const calc_state *s, uint64_t budget, int *move)
 {
 	calc_state c = *s;
 	int first = -1;
-	sv->stamp++;
-	sv->nodes = 0;
-	sv->budget = budget;
+	run_start(sv, budget);
 	calc_turn(&c);
 	int r = search(sv, &c, &first);
 	if (move)
@@ -321,9 +318,7 @@ static double expect(calcsolve *sv, calc_state *s, double alpha)
 bool calcsolve_expect(calcsolve *sv, const calc_state *s, int n, uint64_t budget, bool all,
 		      double *v)
 {
-	sv->stamp++;
-	sv->nodes = 0;
-	sv->budget = budget;
+	run_start(sv, budget);
 	double top = 0;
 	for (int i = 0; i < n; i++) {
 		calc_state c = s[i];
