@@ -57,6 +57,9 @@ static const char usage_text[] =
 	"      --exact U         best: from U cards unseen on (default 8; 0: never),\n"
 	"                        choose by exact search over the unseen cards'\n"
 	"                        orders, as a player who cannot see them\n"
+	"      --exact-all A     best: from A cards unseen on (default 4; 0: never),\n"
+	"                        the exact search weighs every move: a card may\n"
+	"                        wait on a pile while a foundation wants it\n"
 	"      --reward R        mcts and simple: binary (default) or rest:B (B for\n"
 	"                        two cards left, falling to 0 at 25)\n"
 	"      --level L         simple: plies expanded (default 3)\n"
@@ -66,7 +69,7 @@ static const char usage_text[] =
 enum {
 	OPT_SEED = 256, OPT_FIRST, OPT_MOVES, OPT_BLACK, OPT_WHITE, OPT_UCB, OPT_THRESHOLD,
 	OPT_PER_MOVE, OPT_PERFT, OPT_SHOW, OPT_POLICY, OPT_VARIANT, OPT_PLAYOUTS, OPT_REWARD,
-	OPT_LEVEL, OPT_WIDTH, OPT_ENDGAME, OPT_SAMPLES, OPT_EXACT
+	OPT_LEVEL, OPT_WIDTH, OPT_ENDGAME, OPT_SAMPLES, OPT_EXACT, OPT_EXACT_ALL
 };
 
 static const struct option long_opts[] = {
@@ -91,6 +94,7 @@ static const struct option long_opts[] = {
 	{"endgame", required_argument, NULL, OPT_ENDGAME},
 	{"samples", required_argument, NULL, OPT_SAMPLES},
 	{"exact", required_argument, NULL, OPT_EXACT},
+	{"exact-all", required_argument, NULL, OPT_EXACT_ALL},
 	{"quiet", no_argument, NULL, 'q'},
 	CLI_LONG_OPTIONS,
 	{NULL, 0, NULL, 0},
@@ -136,8 +140,8 @@ static int calc_main(calcrun_opts *c, int64_t playouts, bool playouts_set)
 		break;
 	case CALCPLAY_BEST:
 		p->playouts = playouts_set ? (uint32_t)playouts : 128;
-		snprintf(name, sizeof name, "best:%u/%dx%u/%d", p->playouts, p->endgame, p->samples,
-			 p->exact);
+		snprintf(name, sizeof name, "best:%u/%dx%u/%d/%d", p->playouts, p->endgame,
+			 p->samples, p->exact, p->exact_all);
 		break;
 	case CALCPLAY_SIMPLE:
 		snprintf(name, sizeof name, "simple:%dx%d", p->level, p->width);
@@ -158,7 +162,7 @@ int main(int argc, char **argv)
 	static const char *const policies[] = {"random", "greedy", "mcts", "simple", "best", NULL};
 	int game = 0;
 	calcrun_opts co = {.player = {.bad = -1, .level = 3, .width = 5, .endgame = 16, .samples = 64,
-				     .exact = 8}};
+				     .exact = 8, .exact_all = 4}};
 	int64_t playouts = 10000;
 	bool playouts_set = false, calc_only = false;
 	othrun_opts o = {.seed = 1, .first = 1, .games = 1, .black = "random", .white = "random"};
@@ -181,6 +185,10 @@ int main(int argc, char **argv)
 		case OPT_WIDTH: co.player.width = (int)opt_i64("--width", optarg, 1, 1000000); calc_only = true; break;
 		case OPT_ENDGAME: co.player.endgame = (int)opt_i64("--endgame", optarg, 0, 52); calc_only = true; break;
 		case OPT_EXACT: co.player.exact = (int)opt_i64("--exact", optarg, 0, 52); calc_only = true; break;
+		case OPT_EXACT_ALL:
+			co.player.exact_all = (int)opt_i64("--exact-all", optarg, 0, 52);
+			calc_only = true;
+			break;
 		case OPT_SAMPLES:
 			co.player.samples = (uint32_t)opt_i64("--samples", optarg, 1, 1000000);
 			calc_only = true;
@@ -228,7 +236,7 @@ int main(int argc, char **argv)
 	}
 	if (calc_only)
 		die_usage("--policy, --variant, --playouts, --reward, --level, --width, --endgame, "
-			  "--samples and --exact are for --game calc");
+			  "--samples, --exact and --exact-all are for --game calc");
 	if ((o.per_move > 0) + (o.perft > 0) + o.show > 1)
 		die_usage("--per-move, --perft and --show are separate modes: choose one");
 	if ((o.per_move || o.perft) && (players || o.moves || o.games_set))

@@ -20,6 +20,7 @@ void calcplay_free(calcplay *p)
 	mcts_free(&p->tree);
 	calcsolve_free(&p->solver);
 	calcsolve_free(&p->exact_solver);
+	calcsolve_free(&p->all_solver);
 }
 
 /* A random game from S with the unseen cards reshuffled: its reward. */
@@ -264,23 +265,24 @@ static int endgame_filter(calcplay *p, const calc_state *s, int *moves, int n, u
 
 /* Best's exact endgame: the chance of winning after each of the N MOVES
  * for a player who knows the unseen cards as a multiset only
- * (calcsolve_expect). Keeps the moves of the highest chance, in order,
- * and returns their number, or 0 when the search would take more than
- * CALCPLAY_EXACT_BUDGET positions. All N are kept when every move loses. */
-static int exact_filter(calcplay *p, const calc_state *s, int *moves, int n)
+ * (calcsolve_expect, over eager lines or with SV in exact mode over all
+ * moves). Keeps the moves of the highest chance, in order, and returns
+ * their number: 0 when the search would take more than
+ * CALCPLAY_EXACT_BUDGET positions, -1 when every move loses. */
+static int exact_filter(calcsolve *sv, bool exact, const calc_state *s, int *moves, int n)
 {
-	if (!p->exact_solver.key)
-		calcsolve_init(&p->exact_solver, 18, false);
+	if (!sv->key)
+		calcsolve_init(sv, 18, exact);
 	calc_state after[CALC_MAX_MOVES];
 	double v[CALC_MAX_MOVES], top = 0;
 	positions_after(s, moves, n, after);
-	if (!calcsolve_expect(&p->exact_solver, after, n, CALCPLAY_EXACT_BUDGET, false, v))
+	if (!calcsolve_expect(sv, after, n, CALCPLAY_EXACT_BUDGET, false, v))
 		return 0;
 	for (int i = 0; i < n; i++)
 		if (v[i] > top)
 			top = v[i];
 	if (top == 0)
-		return n;
+		return -1;
 	int kept = 0;
 	for (int i = 0; i < n; i++)
 		if (v[i] == top)
@@ -288,33 +290,49 @@ static int exact_filter(calcplay *p, const calc_state *s, int *moves, int n)
 	return kept;
 }
 
-/* Best. When a card can go to a foundation only such moves are candidates
- * (moving a card up blocks nothing; waiting is seldom worth a search). At
- * most p->exact cards unseen, exact_filter keeps the candidates of the
- * highest exact chance; failing that (too big a search), at most
- * p->endgame cards unseen, endgame_filter keeps the candidates that win
- * the most sampled orders. The rest is decided by
+/* Best. At most p->exact_all cards unseen, exact_filter over every move
+ * keeps those of the highest chance of perfect play. Otherwise, when a
+ * card can go to a foundation only such moves are candidates (moving a
+ * card up seldom blocks anything, and the search that could tell would
+ * be too big); at most p->exact cards unseen, exact_filter over eager
+ * lines keeps the best of them; failing that (too big a search, or every
+ * move lost), at most p->endgame cards unseen, endgame_filter keeps the
+ * candidates that win the most sampled orders. The rest is decided by
  * rollouts: a hand placement by chance_value with PLAYOUTS rollouts per
  * leaf, other choices (between foundations) by PLAYOUTS times the number
  * of candidates rollouts each. Ties go to the move listed first. */
 static int best_move(calcplay *p, const calc_state *s, rng_t *r)
 {
 	int moves[CALC_MAX_MOVES];
-	int n = calc_moves(s, moves, true), nf = 0;
-	for (int i = 0; i < n; i++)
-		if (CALC_TO(moves[i]) < 4)
-			moves[nf++] = moves[i];
-	if (nf)
-		n = nf;
+	int n = calc_moves(s, moves, true), unseen = s->ncards - s->next;
 	if (n == 1)
 		return moves[0];
+	int kept = 0;
+	if (p->exact_all && unseen <= p->exact_all)
+		kept = exact_filter(&p->all_solver, true, s, moves, n);
+	if (kept < 0)
+		kept = 0; /* all lose: play on as if the search had failed */
+	if (!kept) {
+		int nf = 0;
+		for (int i = 0; i < n; i++)
+			if (CALC_TO(moves[i]) < 4)
+				moves[nf++] = moves[i];
+		if (nf)
+			n = nf;
+		if (n == 1)
+			return moves[0];
+	}
 	uint64_t key = rng_next(r);
-	int exact = s->ncards - s->next <= p->exact ? exact_filter(p, s, moves, n) : 0;
-	if (exact)
-		n = exact;
+	if (!kept && p->exact && unseen <= p->exact) {
+		kept = exact_filter(&p->exact_solver, false, s, moves, n);
+		if (kept < 0)
+			kept = n; /* all lose: the rollouts keep the most cards off the piles */
+	}
+	if (kept)
+		n = kept;
 	if (n == 1)
 		return moves[0];
-	if (!exact && s->ncards - s->next <= p->endgame) {
+	if (!kept && p->endgame && unseen <= p->endgame) {
 		n = endgame_filter(p, s, moves, n, key);
 		if (n == 1)
 			return moves[0];

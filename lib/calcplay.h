@@ -32,9 +32,10 @@ typedef struct {
 	int endgame;        /* best: solve sampled orders from this many unseen */
 	uint32_t samples;   /* best: orders sampled per candidate there */
 	int exact;          /* best: exact information-set search from this many unseen */
+	int exact_all;      /* best: the same over every move, not eager lines */
 	mcts_tree tree;
 	calcsolve solver;   /* best, set up on first use */
-	calcsolve exact_solver;
+	calcsolve exact_solver, all_solver;
 } calcplay;
 
 /* The reward of a finished game: 1 for success; with B >= 0 the seed's

@@ -133,13 +133,29 @@ static int try_moves(calcsolve *sv, const calc_state *s, const int *moves, int n
 	return unknown ? CALCSOLVE_UNKNOWN : CALCSOLVE_LOST;
 }
 
+/* When CARD, on top of pile FROM (1..), shows on later piles' tops too,
+ * the moves of each copy to foundation K, FROM's first, into MOVES and
+ * their number; else 0. Which copy goes up decides which pile it
+ * uncovers, so it is a choice, not eager play. */
+static int copies_on_tops(const calc_state *s, int from, int card, int k, int *moves)
+{
+	int n = 0;
+	for (int w = from; w < s->npiles; w++)
+		if (s->len[w] && s->pile[w][s->len[w] - 1] == card)
+			moves[++n] = CALC_MOVE(w + 1, k);
+	if (n)
+		moves[0] = CALC_MOVE(from, k);
+	return n ? n + 1 : 0;
+}
+
 /* Plays at once each card that one foundation wants, waste tops before
  * the hand (a hand card played first could have waited for a copy on a
  * pile to go up, freeing that pile). Stops at a card that two or more
- * foundations want: returns how many moves choose between them, in
- * MOVES, else 0. The first move played goes to **FIRST unless *FIRST is
- * NULL, which it then becomes. With UNTURN the card turned after the hand
- * goes up is put back, for a chance node to turn. */
+ * foundations want, or that shows on two or more piles: returns how many
+ * moves choose between them, in MOVES, else 0. The first move played
+ * goes to **FIRST unless *FIRST is NULL, which it then becomes. With
+ * UNTURN the card turned after the hand goes up is put back, for a
+ * chance node to turn. */
 static int eager_play(calc_state *s, int *moves, int **first, bool unturn)
 {
 	for (int i = 0; i <= s->npiles;) {
@@ -157,7 +173,10 @@ static int eager_play(calc_state *s, int *moves, int **first, bool unturn)
 				moves[n++] = CALC_MOVE(from, __builtin_ctz(m));
 			return n;
 		}
-		int move = CALC_MOVE(from, __builtin_ctz(m));
+		int k = __builtin_ctz(m), n = from ? copies_on_tops(s, from, card, k, moves) : 0;
+		if (n)
+			return n;
+		int move = CALC_MOVE(from, k);
 		if (*first) {
 			**first = move;
 			*first = NULL;
@@ -250,20 +269,29 @@ static double expect_turned(void *sv, calc_state *d, double alpha)
 	return expect(sv, d, alpha);
 }
 
-/* The best chance of winning S over the player's eager-mode choices when
- * it is above ALPHA; otherwise ALPHA, an upper bound on it (the search is
- * cut as soon as that is certain: Star1 at the chance nodes, the best
- * move so far at the decision nodes). -1 once the budget is spent.
+/* The best chance of winning S over the player's choices (eager-mode
+ * lines, or in exact mode every legal move) when it is above ALPHA;
+ * otherwise ALPHA, an upper bound on it (the search is cut as soon as
+ * that is certain: Star1 at the chance nodes, the best move so far at
+ * the decision nodes). -1 once the budget is spent.
  * Positions are remembered with their chances, or where a search was cut
  * with the upper bound it found, negated (-0.0 too: the sign bit tells)
  * and rounded up, which answers only the searches it still cuts. The key
  * takes in the hand, which the stock order no longer fixes. */
 static double expect(calcsolve *sv, calc_state *s, double alpha)
 {
-	int moves[CALC_MAX_MOVES], *nofirst = NULL;
-	int n = eager_play(s, moves, &nofirst, true);
-	if (!n && !s->hand && s->next >= s->ncards)
-		return calc_success(s);
+	int moves[CALC_MAX_MOVES], *nofirst = NULL, n = 0;
+	if (!sv->exact) {
+		n = eager_play(s, moves, &nofirst, true);
+		if (!n && !s->hand && s->next >= s->ncards)
+			return calc_success(s);
+	} else if (s->hand || s->next >= s->ncards) {
+		/* Every move is a choice; with no hand and cards unseen the
+		 * next card comes first (calc_play turns it at once). */
+		n = calc_moves(s, moves, true);
+		if (!n)
+			return calc_success(s);
+	}
 	uint64_t h = (position_hash(s) + rng_mix64(0xc0ffee00u + s->hand)) | 1;
 	bool seen;
 	uint64_t *slot = probe(sv, h, &seen);

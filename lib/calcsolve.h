@@ -43,9 +43,12 @@ int calcsolve_run(calcsolve *sv, const calc_state *s, uint64_t budget, int *move
 /* Information-set play: the chance of winning each of the N positions
  * S[i] for a player who knows which cards are unseen but not their order
  * (the hand may be empty; the next card is then a chance node) and who
- * chooses as well as possible among eager-mode lines, so a lower bound on
- * perfect play. One memo and BUDGET positions serve all N (positions
- * after the candidate moves share most of their subtrees). With ALL each
+ * chooses as well as possible: among eager-mode lines (a lower bound on
+ * perfect play, and often a poor one, since a card may have to wait on
+ * a pile for another foundation), or in exact mode among all moves,
+ * which is perfect play and costs far more positions. One memo and
+ * BUDGET positions serve all N (positions after the candidate moves
+ * share most of their subtrees). With ALL each
  * V[i] is S[i]'s chance; without, only the best and those that tie it
  * are: a position that cannot beat the best before it is cut short and
  * gets an upper bound below that best, which is much faster. Returns

@@ -307,28 +307,35 @@ success, 0 cards left"
 	run bash -c "playout -g calc -n 1 --policy simple --level 2 --width 3 | cut -d, -f4 | tail -1"
 	assert_output "simple:2x3"
 	run bash -c "playout -g calc -n 1 --policy best | cut -d, -f4 | tail -1"
-	assert_output "best:128/16x64/8"
+	assert_output "best:128/16x64/8/4"
 	# Rest is never 1.
 	run bash -c "playout -g calc -n 3000 --policy greedy -q | awk -F, 'NR > 1 && \$6 == 1' | wc -l"
 	assert_output "0"
 }
 
-@test "calc: best's endgame searches (sampled orders, exact chances) change its play" {
+@test "calc: best's endgame searches (sampled orders, exact chances, every move) change its play" {
 	run playout -g calc -n 3 --seed 7 --policy best --playouts 8 --samples 8
 	assert_output "game,seed,variant,policy,success,rest,steps
-1,7,standard,best:8/16x8/8,0,16,65
-2,7,standard,best:8/16x8/8,0,10,69
-3,7,standard,best:8/16x8/8,0,9,66"
-	run playout -g calc -n 3 --seed 7 --policy best --playouts 8 --samples 8 --exact 0
+1,7,standard,best:8/16x8/8/4,0,16,65
+2,7,standard,best:8/16x8/8/4,1,0,80
+3,7,standard,best:8/16x8/8/4,1,0,75"
+	# Game 2 is won only by a search of every move at 4 unseen or fewer.
+	run playout -g calc -n 3 --seed 7 --policy best --playouts 8 --samples 8 --exact-all 0
 	assert_output "game,seed,variant,policy,success,rest,steps
-1,7,standard,best:8/16x8/0,0,16,65
-2,7,standard,best:8/16x8/0,0,10,69
-3,7,standard,best:8/16x8/0,0,9,65"
-	run playout -g calc -n 3 --seed 7 --policy best --playouts 8 --endgame 0 --exact 0
+1,7,standard,best:8/16x8/8/0,0,16,65
+2,7,standard,best:8/16x8/8/0,0,6,73
+3,7,standard,best:8/16x8/8/0,1,0,75"
+	# Game 3 is won by either endgame search, lost by rollouts alone.
+	run playout -g calc -n 3 --seed 7 --policy best --playouts 8 --samples 8 --exact 0 --exact-all 0
 	assert_output "game,seed,variant,policy,success,rest,steps
-1,7,standard,best:8/0x64/0,0,10,66
-2,7,standard,best:8/0x64/0,1,0,80
-3,7,standard,best:8/0x64/0,0,9,65"
+1,7,standard,best:8/16x8/0/0,0,16,65
+2,7,standard,best:8/16x8/0/0,0,6,73
+3,7,standard,best:8/16x8/0/0,1,0,75"
+	run playout -g calc -n 3 --seed 7 --policy best --playouts 8 --endgame 0 --exact 0 --exact-all 0
+	assert_output "game,seed,variant,policy,success,rest,steps
+1,7,standard,best:8/0x64/0/0,0,10,66
+2,7,standard,best:8/0x64/0/0,1,0,80
+3,7,standard,best:8/0x64/0/0,0,9,65"
 }
 
 @test "calc: bad decks and options" {
@@ -377,15 +384,21 @@ success, 0 cards left"
 	run playout -g calc --exact 53
 	assert_failure 2
 	assert_line --index 0 "playout: invalid --exact '53': expected an integer from 0 to 52"
+	run playout -g calc --exact-all -1
+	assert_failure 2
+	assert_line --index 0 "playout: invalid --exact-all '-1': expected an integer from 0 to 52"
 	run playout -g calc --perft 3
 	assert_failure 2
 	assert_line --index 0 "playout: --black, --white, --per-move and --perft are for --game othello"
 	run playout --policy greedy
 	assert_failure 2
-	assert_line --index 0 "playout: --policy, --variant, --playouts, --reward, --level, --width, --endgame, --samples and --exact are for --game calc"
+	assert_line --index 0 "playout: --policy, --variant, --playouts, --reward, --level, --width, --endgame, --samples, --exact and --exact-all are for --game calc"
 	run playout --samples 5
 	assert_failure 2
 	run playout --exact 5
 	assert_failure 2
-	assert_line --index 0 "playout: --policy, --variant, --playouts, --reward, --level, --width, --endgame, --samples and --exact are for --game calc"
+	assert_line --index 0 "playout: --policy, --variant, --playouts, --reward, --level, --width, --endgame, --samples, --exact and --exact-all are for --game calc"
+	run playout --exact-all 5
+	assert_failure 2
+	assert_line --index 0 "playout: --policy, --variant, --playouts, --reward, --level, --width, --endgame, --samples, --exact and --exact-all are for --game calc"
 }

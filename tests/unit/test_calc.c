@@ -59,6 +59,32 @@ static calc_state chance_endgame(void)
 	return s;
 }
 
+/* The rank of a letter of A23456789TJQK. */
+static uint8_t rank_of(char c)
+{
+	static const char ranks[] = "A23456789TJQK";
+	return (uint8_t)(strchr(ranks, c) - ranks + 1);
+}
+
+/* An endgame from the foundations' card counts, the hand, the unseen
+ * cards (in stock order) and the piles (bottom first) as letters. */
+static calc_state hand_made(const uint8_t found[4], char hand, const char *unseen,
+			    const char *const piles[4])
+{
+	calc_state s = {.ncards = 48, .npiles = 4, .hand = rank_of(hand)};
+	memcpy(s.found, found, 4);
+	s.next = (uint8_t)(48 - strlen(unseen));
+	for (int j = s.next; j < 48; j++)
+		s.stock[j] = rank_of(unseen[j - s.next]);
+	for (int w = 0; w < 4; w++) {
+		s.len[w] = (uint8_t)strlen(piles[w]);
+		for (int i = 0; i < s.len[w]; i++)
+			s.pile[w][i] = rank_of(piles[w][i]);
+	}
+	calc_check(&s);
+	return s;
+}
+
 /* A chance node's values by rank, counting the calls. */
 typedef struct {
 	double value[14];
@@ -190,6 +216,25 @@ int main(void)
 	CHECK(calc_next_card_mean(&after[3], 0.6, rank_value, &b) == 0.6 && b.calls == 1,
 	      "alpha 0.6: the 3 at 0 settles it, alpha comes back and the K is not asked (%d calls)",
 	      b.calls);
+	/* Two Ks on tops and F2 wanting one: only W4's uncovers the T that F4
+	 * wants next, then A (hand), 5, 9 (unseen, either order: the 9 can
+	 * wait on a pile) and W3's K. Eager play takes that copy too. */
+	static const char *const two_ks[] = {"", "", "K", "TK"}, *const wait9[] = {"", "", "9", "9KJ"};
+	s = hand_made((const uint8_t[]){13, 12, 13, 8}, 'A', "95", two_ks);
+	CHECK(calcsolve_expect(&eager, &s, 1, 0, true, v) && v[0] == 1,
+	      "two Ks on tops: eager play uncovers the T (%g)", v[0]);
+	CHECK(calcsolve_run(&eager, &s, 0, &first) == CALCSOLVE_WON && first == CALC_MOVE(4, 1),
+	      "two Ks on tops: W4>F2 first");
+	/* F2 wants 7 9 J K, F4 5 9 K; the K in hand, 7 and 5 unseen, a 9 on W3
+	 * and 9 K J on W4. If the 5 comes first, F4 wants W3's 9 at once, but
+	 * F2 needs that 9 before the J covering W4's: the 9 must wait, which
+	 * only a search of every move finds (the K on an empty pile: won
+	 * surely; eager lines win only when the 7 comes first). */
+	s = hand_made((const uint8_t[]){13, 9, 13, 10}, 'K', "75", wait9);
+	CHECK(calcsolve_expect(&eager, &s, 1, 0, true, v) && v[0] == 0.5,
+	      "a 9 that must wait: eager lines win half the orders (%g)", v[0]);
+	CHECK(calcsolve_expect(&exact, &s, 1, 0, true, v) && v[0] == 1,
+	      "a 9 that must wait: every move searched wins surely (%g)", v[0]);
 	calcsolve_free(&exact);
 	calcsolve_free(&eager);
 
