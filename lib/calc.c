@@ -167,14 +167,6 @@ void calc_deal(calc_state *s, int variant, const uint8_t *deck)
 	calc_check(s);
 }
 
-unsigned calc_accepting(const calc_state *s, int rank)
-{
-	unsigned m = 0;
-	for (int k = 0; k < 4; k++)
-		m |= (unsigned)(calc_need(k, s->found[k]) == rank) << k;
-	return m;
-}
-
 int calc_moves(const calc_state *s, int *out, bool distinct)
 {
 	int n = 0;

@@ -101,8 +101,15 @@ double calc_next_card_mean(const calc_state *s, double alpha,
 /* Turns RANK, which must be among the unseen cards, as the next card. */
 void calc_turn_rank(calc_state *s, int rank);
 /* The foundations that accept RANK now, as a bit mask (bit k for Fk+1;
- * two may need the same rank at once). */
-unsigned calc_accepting(const calc_state *s, int rank);
+ * two may need the same rank at once). Inline: the solvers ask it of
+ * every pile top after every move. */
+static inline unsigned calc_accepting(const calc_state *s, int rank)
+{
+	unsigned m = 0;
+	for (int k = 0; k < 4; k++)
+		m |= (unsigned)(calc_need(k, s->found[k]) == rank) << k;
+	return m;
+}
 bool calc_over(const calc_state *s);
 int calc_rest(const calc_state *s);
 bool calc_success(const calc_state *s);

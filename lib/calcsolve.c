@@ -133,19 +133,31 @@ static int try_moves(calcsolve *sv, const calc_state *s, const int *moves, int n
 	return unknown ? CALCSOLVE_UNKNOWN : CALCSOLVE_LOST;
 }
 
+/* Whether piles A and B hold the same cards in the same order. */
+static bool same_pile(const calc_state *s, int a, int b)
+{
+	return s->len[a] == s->len[b] && !memcmp(s->pile[a], s->pile[b], s->len[a]);
+}
+
 /* When CARD, on top of pile FROM (1..), shows on later piles' tops too,
  * the moves of each copy to foundation K, FROM's first, into MOVES and
  * their number; else 0. Which copy goes up decides which pile it
- * uncovers, so it is a choice, not eager play. */
+ * uncovers, so it is a choice, not eager play, unless the piles are
+ * alike (taking either leaves the same piles). */
 static int copies_on_tops(const calc_state *s, int from, int card, int k, int *moves)
 {
-	int n = 0;
-	for (int w = from; w < s->npiles; w++)
-		if (s->len[w] && s->pile[w][s->len[w] - 1] == card)
-			moves[++n] = CALC_MOVE(w + 1, k);
-	if (n)
-		moves[0] = CALC_MOVE(from, k);
-	return n ? n + 1 : 0;
+	int n = 1;
+	moves[0] = CALC_MOVE(from, k);
+	for (int w = from; w < s->npiles; w++) {
+		if (!s->len[w] || s->pile[w][s->len[w] - 1] != card)
+			continue;
+		int i = 0;
+		while (i < n && !same_pile(s, CALC_FROM(moves[i]) - 1, w))
+			i++;
+		if (i == n)
+			moves[n++] = CALC_MOVE(w + 1, k);
+	}
+	return n > 1 ? n : 0;
 }
 
 /* Plays at once each card that one foundation wants, waste tops before
