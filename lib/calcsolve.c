@@ -339,9 +339,10 @@ static double expect(calcsolve *sv, calc_state *s, double alpha)
 				v = w;
 		}
 	}
-	bool exact = v > alpha || alpha <= 0;
+	/* A chance, or (cut short) only a bound; not the solver's mode. */
+	bool settled = v > alpha || alpha <= 0;
 	float x = (float)v;
-	if (exact)
+	if (settled)
 		v = x; /* as the memo will give it, so that a tie stays a tie */
 	else if (x < v)
 		x = nextafterf(x, 1); /* a bound must not shrink */
@@ -350,7 +351,7 @@ static double expect(calcsolve *sv, calc_state *s, double alpha)
 	if (slot) {
 		slot[0] = h;
 		slot[1] = sv->stamp;
-		sv->value[(slot - sv->key) / 2] = exact ? x : -x;
+		sv->value[(slot - sv->key) / 2] = settled ? x : -x;
 	}
 	return v;
 }

@@ -7,7 +7,8 @@
  * both proofs; deals are far too big for it, endgames are not. Eager (the
  * fast one, for search players): a card that exactly one foundation
  * wants goes up at once, waste tops before the hand, so only placements
- * of the hand and choices between foundations branch. Eager play is
+ * of the hand, choices between foundations and choices between copies
+ * of a card on two piles' tops branch. Eager play is
  * nearly always right but not always (keeping a card down can let a
  * copy further down a pile go up instead), so there WON is a proof and
  * LOST means only that no eager line wins. */
@@ -48,11 +49,11 @@ int calcsolve_run(calcsolve *sv, const calc_state *s, uint64_t budget, int *move
  * a pile for another foundation), or in exact mode among all moves,
  * which is perfect play and costs far more positions. One memo and
  * BUDGET positions serve all N (positions after the candidate moves
- * share most of their subtrees). With ALL each
- * V[i] is S[i]'s chance; without, only the best and those that tie it
- * are: a position that cannot beat the best before it is cut short and
- * gets an upper bound below that best, which is much faster. Returns
- * false, V unset, when the budget ran out. */
+ * share most of their subtrees). With ALL each V[i] is S[i]'s chance;
+ * without, only the best and those that tie it are: a position that
+ * cannot beat the best before it is cut short and gets an upper bound
+ * below that best, which is much faster. Returns false, V unset, when
+ * the budget ran out. */
 bool calcsolve_expect(calcsolve *sv, const calc_state *s, int n, uint64_t budget, bool all,
 		      double *v);
 
