@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "calcbatch.h"
 #include "carry.h"
 #include "output.h"
 #include "table.h"
@@ -51,11 +52,6 @@ static const char *variant_name(int v)
 static void play(calcrun_opts *o, calc_state *s, rng_t *r, char *moves, size_t *mlen)
 {
 	*mlen = 0;
-	if (o->player.kind == CALCPLAY_RANDOM && !moves) {
-		/* The same draws as the player's, without the move checks. */
-		calc_random_playout(s, r);
-		return;
-	}
 	while (!calc_over(s)) {
 		int m = calcplay_move(&o->player, s, r);
 		if (m < 0 || !calc_legal(s, m))
@@ -68,6 +64,47 @@ static void play(calcrun_opts *o, calc_state *s, rng_t *r, char *moves, size_t *
 		}
 		calc_play(s, m);
 	}
+}
+
+/* The rows' writer. Random games without their moves are played a batch
+ * at a time by calcbatch (the same draws as the player's, without the
+ * move checks), so the games wait here until the batch is full. */
+enum { BATCH = 64 };
+typedef struct {
+	calcrun_opts *o;
+	const deals *ds;
+	out_t *out;
+	size_t n, deal[BATCH];
+	int64_t id[BATCH];
+	uint8_t deck[BATCH][52];
+	rng_t gen[BATCH];
+	calcbatch_outcome res[BATCH];
+} rows;
+
+static void write_row(rows *w, size_t deal, int64_t id, calcbatch_outcome res, const char *moves,
+		      size_t mlen)
+{
+	calcrun_opts *o = w->o;
+	if (o->nfiles)
+		carry_write(&w->ds->carry, deal, w->out);
+	out_int(w->out, id);
+	out_int(w->out, (int64_t)o->seed);
+	out_field(w->out, variant_name(o->variant));
+	out_field(w->out, o->policy_name);
+	out_int(w->out, res.success);
+	out_int(w->out, res.rest);
+	out_int(w->out, res.steps);
+	if (moves)
+		out_field_n(w->out, moves, mlen);
+	out_end_row(w->out);
+}
+
+static void rows_flush(rows *w)
+{
+	calcbatch_random(w->o->variant, w->deck, w->gen, w->n, w->res);
+	for (size_t i = 0; i < w->n; i++)
+		write_row(w, w->deal[i], w->id[i], w->res[i], NULL, 0);
+	w->n = 0;
 }
 
 static void show_state(FILE *f, const calc_state *s)
@@ -143,8 +180,13 @@ int calcrun_main(calcrun_opts *o)
 	out_end_row(out);
 	size_t ndeals = o->nfiles ? ds.n : 1;
 	bool show = !o->quiet && isatty(STDERR_FILENO);
+	bool batch = o->player.kind == CALCPLAY_RANDOM && !o->moves;
 	size_t total = ndeals * (size_t)o->games, done = 0;
 	char moves[52 * 8 * 2];
+	rows *w = xcalloc(1, sizeof *w);
+	w->o = o;
+	w->ds = &ds;
+	w->out = out;
 	for (size_t p = 0; p < ndeals; p++) {
 		for (int64_t k = 0; k < o->games; k++) {
 			int64_t id = o->first + k;
@@ -155,26 +197,28 @@ int calcrun_main(calcrun_opts *o)
 				memcpy(deck, ds.deck[p], 52);
 			else
 				calc_shuffle(o->variant, &r, deck);
-			calc_state s;
-			calc_deal(&s, o->variant, deck);
-			size_t mlen;
-			play(o, &s, &r, o->moves ? moves : NULL, &mlen);
-			if (o->nfiles)
-				carry_write(&ds.carry, p, out);
-			out_int(out, id);
-			out_int(out, (int64_t)o->seed);
-			out_field(out, variant_name(o->variant));
-			out_field(out, o->policy_name);
-			out_int(out, calc_success(&s));
-			out_int(out, calc_rest(&s));
-			out_int(out, s.steps);
-			if (o->moves)
-				out_field_n(out, moves, mlen);
-			out_end_row(out);
+			if (batch) {
+				w->deal[w->n] = p;
+				w->id[w->n] = id;
+				memcpy(w->deck[w->n], deck, 52);
+				w->gen[w->n] = r;
+				if (++w->n == BATCH)
+					rows_flush(w);
+			} else {
+				calc_state s;
+				calc_deal(&s, o->variant, deck);
+				size_t mlen;
+				play(o, &s, &r, o->moves ? moves : NULL, &mlen);
+				calcbatch_outcome res = {(uint8_t)calc_success(&s),
+							 (uint8_t)calc_rest(&s), s.steps};
+				write_row(w, p, id, res, o->moves ? moves : NULL, mlen);
+			}
 			if (show && (++done & 255) == 0)
 				cli_progress(true, "game", done, total);
 		}
 	}
+	rows_flush(w);
+	free(w);
 	cli_progress(show, "game", total, total);
 	out_close(out);
 	deals_free(&ds);

@@ -1,0 +1,29 @@
+/* calcbatch: whole random games of Calculation, many at a time.
+ *
+ * A game here is calc_deal of its deck followed by calc_random_playout
+ * with its generator, and the outcome is the same draw for draw: the
+ * batch is only a faster way to get it. With AVX-512 (F, BW, CD, VBMI,
+ * VBMI2, VPOPCNTDQ) eight games share each vector instruction, one per
+ * 64-bit lane, and nothing but the deals touches memory in the game loop;
+ * elsewhere the games are played one by one with the scalar playout. */
+#ifndef YOMI_CALCBATCH_H
+#define YOMI_CALCBATCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "calc.h"
+
+typedef struct {
+	uint8_t success, rest; /* as calc_success and calc_rest */
+	uint16_t steps;
+} calcbatch_outcome;
+
+/* Plays N random games of VARIANT: game i deals DECKS[i] and draws from a
+ * copy of GENS[i] (the generators are left as they were). Returns how
+ * many of the games the scalar playout played (all of them without
+ * AVX-512; otherwise the rare lanes the vector loop gives up). */
+size_t calcbatch_random(int variant, const uint8_t (*decks)[52], const rng_t *gens, size_t n,
+			calcbatch_outcome *out);
+
+#endif
