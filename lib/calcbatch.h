@@ -26,4 +26,8 @@ typedef struct {
 size_t calcbatch_random(int variant, const uint8_t (*decks)[52], const rng_t *gens, size_t n,
 			calcbatch_outcome *out);
 
+/* Plays greedy games (calc_greedy_playout) to the end from the N STATES;
+ * returns how many the scalar playout played, as calcbatch_random. */
+size_t calcbatch_greedy(const calc_state *states, size_t n, calcbatch_outcome *out);
+
 #endif

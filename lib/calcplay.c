@@ -1,5 +1,6 @@
 #include "calcplay.h"
 
+#include "calcbatch.h"
 #include "util.h"
 
 double calcplay_reward(const calc_state *s, double bad)
@@ -137,24 +138,31 @@ static double simple_value(const calcplay *p, calc_state *c, int level, rng_t *r
 /* Best's value of one rollout: success far above any failure, and among
  * failures fewer cards left is better (a signal long before any rollout
  * succeeds). */
-static double rollout_value(const calc_state *c)
+static double rollout_value(calcbatch_outcome o)
 {
-	return calc_success(c) ? 1000.0 : 52.0 - calc_rest(c);
+	return o.success ? 1000.0 : 52.0 - o.rest;
 }
 
 /* The mean rollout value of S over N rollouts (stream (KEY, k) reshuffles
  * the unseen cards of rollout k, so every state is judged on the same
- * deals). */
+ * deals), played by calcbatch a chunk at a time. */
 static double rollouts(const calc_state *s, uint64_t key, uint64_t n)
 {
+	enum { CHUNK = 64 };
+	calc_state c[CHUNK];
+	calcbatch_outcome o[CHUNK];
 	double v = 0;
-	for (uint64_t k = 0; k < n; k++) {
-		rng_t rr;
-		rng_stream(&rr, key, k);
-		calc_state c = *s;
-		calc_resample(&c, &rr);
-		calc_greedy_playout(&c);
-		v += rollout_value(&c);
+	for (uint64_t k = 0; k < n; k += CHUNK) {
+		size_t m = n - k < CHUNK ? (size_t)(n - k) : CHUNK;
+		for (size_t j = 0; j < m; j++) {
+			rng_t rr;
+			rng_stream(&rr, key, k + j);
+			c[j] = *s;
+			calc_resample(&c[j], &rr);
+		}
+		calcbatch_greedy(c, m, o);
+		for (size_t j = 0; j < m; j++)
+			v += rollout_value(o[j]);
 	}
 	return v / (double)n;
 }

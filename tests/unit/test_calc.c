@@ -404,6 +404,49 @@ int main(void)
 		      got[0].steps, got[0].rest);
 	}
 
+	/* Batched greedy games equal the greedy playout from the middle of
+	 * games, as best's rollouts start them: a few random moves, then the
+	 * unseen cards reshuffled, in every variant. */
+	{
+		enum { NG = 999 };
+		static calc_state from[NG];
+		static calcbatch_outcome got[NG];
+		differ = 0;
+		for (int v = 0; v < 4; v++) {
+			for (int i = 0; i < NG; i++) {
+				rng_t r;
+				uint8_t deck[52];
+				rng_stream(&r, 13, (uint64_t)i);
+				calc_shuffle(v, &r, deck);
+				calc_deal(&from[i], v, deck);
+				for (int k = 0; k < i % 40 && !calc_over(&from[i]); k++) {
+					int nm = calc_moves(&from[i], m, false);
+					calc_play(&from[i], m[rng_below32(&r, (uint32_t)nm)]);
+				}
+				calc_resample(&from[i], &r);
+			}
+			calcbatch_greedy(from, NG, got);
+			for (int i = 0; i < NG; i++) {
+				calc_state a = from[i];
+				calc_greedy_playout(&a);
+				differ += got[i].success != calc_success(&a) || got[i].rest != calc_rest(&a) ||
+					  got[i].steps != a.steps;
+			}
+		}
+		CHECK(!differ, "batched greedy games equal the greedy playout (%d of %d differ)", differ,
+		      4 * NG);
+		/* DOWN's first 33 cards on W1: too long a pile for a lane. */
+		calc_state a = deal(DOWN, 0);
+		for (int k = 0; k < 33; k++)
+			calc_play(&a, CALC_MOVE(0, 4));
+		size_t replayed = calcbatch_greedy(&a, 1, got);
+		calc_greedy_playout(&a);
+		CHECK(replayed == 1 && got[0].rest == calc_rest(&a) && got[0].steps == a.steps &&
+			      got[0].success == calc_success(&a),
+		      "a 33-card pile is played by the scalar playout (%zu replayed, %d steps, rest %d)",
+		      replayed, got[0].steps, got[0].rest);
+	}
+
 	/* The table-driven greedy playout makes calc_greedy_move's moves. */
 	differ = 0;
 	for (int i = 0; i < 400; i++) {
