@@ -1,11 +1,14 @@
-/* calcbatch: whole random games of Calculation, many at a time.
+/* calcbatch: random and greedy games of Calculation played to the end,
+ * many at a time.
  *
- * A game here is calc_deal of its deck followed by calc_random_playout
- * with its generator, and the outcome is the same draw for draw: the
- * batch is only a faster way to get it. With AVX-512 (F, BW, CD, VBMI,
- * VBMI2, VPOPCNTDQ) eight games share each vector instruction, one per
- * 64-bit lane, and nothing but the deals touches memory in the game loop;
- * elsewhere the games are played one by one with the scalar playout. */
+ * A random game here is calc_deal of its deck followed by
+ * calc_random_playout with its generator, a greedy one calc_greedy_playout
+ * from its state, and the outcome is the same move for move: the batch is
+ * only a faster way to get it. With AVX-512 (F, BW, CD, VBMI, VBMI2,
+ * VPOPCNTDQ) and BMI2 eight games share each vector instruction, one per
+ * 64-bit lane, and nothing but the loading touches memory in the game
+ * loop (greedy reads a table of urgencies after foundation moves);
+ * elsewhere the games are played one by one with the scalar playouts. */
 #ifndef YOMI_CALCBATCH_H
 #define YOMI_CALCBATCH_H
 

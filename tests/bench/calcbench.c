@@ -1,9 +1,12 @@
-/* Random Calculation games per second, dealt and played: calcbatch (eight
- * games a vector instruction, 64 games a call as playout makes them),
- * lib/calc's counting playout one game at a time, and the generic loop
- * (list the moves, draw one, play it). All three make the same moves draw
- * for draw (tests/unit/test_calc checks that), so they win the same games.
- *   calcbench batch|lib|generic GAMES  ->  "GAMES games in S s: R games/s, W won" */
+/* Calculation games per second, dealt and played. Random games: calcbatch
+ * (eight games a vector instruction, 64 games a call as playout makes
+ * them), lib/calc's counting playout one game at a time, and the generic
+ * loop (list the moves, draw one, play it); all three make the same moves
+ * draw for draw (tests/unit/test_calc checks that), so they win the same
+ * games. Greedy games (best's rollouts): calcbatch against lib/calc's
+ * table-driven playout, again the same moves.
+ *   calcbench batch|lib|generic|greedy-batch|greedy-lib GAMES
+ *     ->  "GAMES games in S s: R games/s, W won" */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,14 +34,16 @@ static void generic_playout(calc_state *s, rng_t *r)
 int main(int argc, char **argv)
 {
 	const char *mode = argc == 3 ? argv[1] : "";
-	if (strcmp(mode, "batch") && strcmp(mode, "lib") && strcmp(mode, "generic")) {
-		fputs("usage: calcbench batch|lib|generic GAMES\n", stderr);
+	if (strcmp(mode, "batch") && strcmp(mode, "lib") && strcmp(mode, "generic") &&
+	    strcmp(mode, "greedy-batch") && strcmp(mode, "greedy-lib")) {
+		fputs("usage: calcbench batch|lib|generic|greedy-batch|greedy-lib GAMES\n", stderr);
 		return 2;
 	}
 	long games = atol(argv[2]), won = 0;
 	static uint8_t decks[BATCH][52];
 	static rng_t gens[BATCH];
 	static calcbatch_outcome res[BATCH];
+	static calc_state states[BATCH];
 	double t0 = now();
 	for (long i = 0; i < games; i += BATCH) {
 		int n = games - i < BATCH ? (int)(games - i) : BATCH;
@@ -52,10 +57,20 @@ int main(int argc, char **argv)
 				won += res[g].success;
 			continue;
 		}
+		if (!strcmp(mode, "greedy-batch")) {
+			for (int g = 0; g < n; g++)
+				calc_deal(&states[g], 0, decks[g]);
+			calcbatch_greedy(states, (size_t)n, res);
+			for (int g = 0; g < n; g++)
+				won += res[g].success;
+			continue;
+		}
 		for (int g = 0; g < n; g++) {
 			calc_state s;
 			calc_deal(&s, 0, decks[g]);
-			if (!strcmp(mode, "lib"))
+			if (!strcmp(mode, "greedy-lib"))
+				calc_greedy_playout(&s);
+			else if (!strcmp(mode, "lib"))
 				calc_random_playout(&s, &gens[g]);
 			else
 				generic_playout(&s, &gens[g]);
