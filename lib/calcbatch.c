@@ -11,7 +11,7 @@
 #include <immintrin.h>
 #endif
 
-static calcbatch_outcome outcome_of(const calc_state *s)
+calcbatch_outcome calcbatch_outcome_of(const calc_state *s)
 {
 	return (calcbatch_outcome){(uint8_t)calc_success(s), (uint8_t)calc_rest(s), s->steps};
 }
@@ -24,14 +24,14 @@ static calcbatch_outcome random_one(int variant, const uint8_t deck[52], const r
 	rng_t r = *gen;
 	calc_deal(&s, variant, deck);
 	calc_random_playout(&s, &r);
-	return outcome_of(&s);
+	return calcbatch_outcome_of(&s);
 }
 
 static calcbatch_outcome greedy_one(const calc_state *from)
 {
 	calc_state s = *from;
 	calc_greedy_playout(&s);
-	return outcome_of(&s);
+	return calcbatch_outcome_of(&s);
 }
 
 #ifdef CALCBATCH_SIMD

@@ -22,6 +22,9 @@ typedef struct {
 	uint16_t steps;
 } calcbatch_outcome;
 
+/* The outcome of S, a game over (or of its state so far). */
+calcbatch_outcome calcbatch_outcome_of(const calc_state *s);
+
 /* Plays N random games of VARIANT: game i deals DECKS[i] and draws from a
  * copy of GENS[i] (the generators are left as they were). Returns how
  * many of the games the scalar playout played (all of them without

@@ -209,9 +209,8 @@ int calcrun_main(calcrun_opts *o)
 				calc_deal(&s, o->variant, deck);
 				size_t mlen;
 				play(o, &s, &r, o->moves ? moves : NULL, &mlen);
-				calcbatch_outcome res = {(uint8_t)calc_success(&s),
-							 (uint8_t)calc_rest(&s), s.steps};
-				write_row(w, p, id, res, o->moves ? moves : NULL, mlen);
+				write_row(w, p, id, calcbatch_outcome_of(&s), o->moves ? moves : NULL,
+					  mlen);
 			}
 			if (show && (++done & 255) == 0)
 				cli_progress(true, "game", done, total);
