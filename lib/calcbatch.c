@@ -41,18 +41,18 @@ typedef __m512i vec;
 
 #define V(x) _mm512_set1_epi64((long long)(x))
 
-/* Where a full pile shows: its 32nd card, U's top nibble. Debug builds
- * give a lane up at a 12th card already, so that their runs exercise the
- * replay too (and check it: see calcbatch_random). */
+/* The most cards a lane keeps on a pile: 32, all of L and U. Debug
+ * builds give a lane up at 12 already, so that their runs exercise the
+ * replay too (and check it: see calcbatch_random). A pile is full when
+ * its PILE_MAX-th card is there: the FULL_MASK nibble of FULL_WORD (L
+ * holds cards 1-16 from the top, U 17-32). */
 #ifdef YOMI_DEBUG
 #define PILE_MAX 12
-#define FULL_WORD(g, p) (g)->L[p]
-#define FULL_MASK 0x0000F00000000000
 #else
 #define PILE_MAX 32
-#define FULL_WORD(g, p) (g)->U[p]
-#define FULL_MASK 0xF000000000000000
 #endif
+#define FULL_WORD(g, p) (PILE_MAX > 16 ? (g)->U[p] : (g)->L[p])
+#define FULL_MASK (0xFull << 4 * ((PILE_MAX - 1) % 16))
 
 /* Eight games, one per lane, each word of the state a vector:
  *   H      the hand's rank, 0 when there is none;
