@@ -72,6 +72,17 @@ static int lost_seen(calcsolve *sv, uint64_t h, int add)
 	return 0;
 }
 
+/* upto[k][n]: the ranks of foundation k's first n cards, as bits. */
+static const uint16_t (*needs_upto(void))[14]
+{
+	static uint16_t upto[4][14];
+	if (!upto[0][1])
+		for (int k = 0; k < 4; k++)
+			for (int n = 0; n < 13; n++)
+				upto[k][n + 1] = (uint16_t)(upto[k][n] | 1u << calc_need(k, n));
+	return upto;
+}
+
 /* A bound that proves many positions lost at once. Relax the rules: every
  * face-down card (and the hand) is always within reach, and a card once
  * played to a foundation stays within reach for the others too. Then
@@ -91,14 +102,16 @@ static int hopeless(const calc_state *s)
 		prog[k] = s->found[k];
 	for (int w = 0; w < s->npiles; w++)
 		len[w] = s->len[w];
+	const uint16_t(*upto)[14] = needs_upto();
 	for (int changed = 1; changed;) {
 		changed = 0;
 		unsigned climbed = 0; /* ranks some foundation has climbed to */
 		for (int k = 0; k < 4; k++) {
 			while (prog[k] < 13 && reach >> calc_need(k, (int)prog[k]) & 1)
 				prog[k]++;
-			for (unsigned n = s->found[k]; n <= prog[k] && n < 13; n++)
-				climbed |= 1u << calc_need(k, (int)n);
+			/* A sequence holds each rank once, so this is its ranks
+			 * from found[k] to prog[k]. */
+			climbed |= upto[k][prog[k] < 13 ? prog[k] + 1 : 13] & ~upto[k][s->found[k]];
 		}
 		for (int w = 0; w < s->npiles; w++) {
 			while (len[w] && climbed >> s->pile[w][len[w] - 1] & 1) {
@@ -160,6 +173,15 @@ static int copies_on_tops(const calc_state *s, int from, int card, int k, int *m
 	return n > 1 ? n : 0;
 }
 
+/* The ranks some foundation accepts now, as bits 1..13. */
+static unsigned wanted_ranks(const calc_state *s)
+{
+	unsigned w = 0;
+	for (int k = 0; k < 4; k++)
+		w |= 1u << calc_need(k, s->found[k]);
+	return w & ~1u;
+}
+
 /* Plays at once each card that one foundation wants, waste tops before
  * the hand (a hand card played first could have waited for a copy on a
  * pile to go up, freeing that pile). Stops at a card that two or more
@@ -170,15 +192,18 @@ static int copies_on_tops(const calc_state *s, int from, int card, int k, int *m
  * chance node to turn. */
 static int eager_play(calc_state *s, int *moves, int **first, bool unturn)
 {
+	/* Most tops are wanted by no foundation: one bit test rules them out
+	 * (bit 0, a complete foundation's need, stands for no card). */
+	unsigned wanted = wanted_ranks(s);
 	for (int i = 0; i <= s->npiles;) {
 		int from = i < s->npiles ? i + 1 : 0;
 		int card = from ? (s->len[from - 1] ? s->pile[from - 1][s->len[from - 1] - 1] : 0)
 				: s->hand;
-		unsigned m = card ? calc_accepting(s, card) : 0;
-		if (!m) {
+		if (!(wanted >> card & 1)) {
 			i++;
 			continue;
 		}
+		unsigned m = calc_accepting(s, card);
 		if (m & (m - 1)) {
 			int n = 0;
 			for (; m; m &= m - 1)
@@ -196,6 +221,7 @@ static int eager_play(calc_state *s, int *moves, int **first, bool unturn)
 		calc_play(s, move);
 		if (unturn)
 			calc_unturn(s, move);
+		wanted = wanted_ranks(s);
 		i = 0;
 	}
 	return 0;
