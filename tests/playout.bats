@@ -307,35 +307,35 @@ success, 0 cards left"
 	run bash -c "playout -g calc -n 1 --policy simple --level 2 --width 3 | cut -d, -f4 | tail -1"
 	assert_output "simple:2x3"
 	run bash -c "playout -g calc -n 1 --policy best | cut -d, -f4 | tail -1"
-	assert_output "best:128/16x64/8/4"
+	assert_output "best:128/20x64/8/4"
 	# Rest is never 1.
 	run bash -c "playout -g calc -n 3000 --policy greedy -q | awk -F, 'NR > 1 && \$6 == 1' | wc -l"
 	assert_output "0"
 }
 
 @test "calc: best's endgame searches (sampled orders, exact chances, every move) change its play" {
-	run playout -g calc -n 3 --seed 7 --policy best --playouts 8 --samples 8
+	best="playout -g calc --seed 7 --policy best --playouts 8 --samples 8 -q -n 1"
+	# Deal 23 is won only by a search of every move at 4 unseen or fewer.
+	run $best --first-game 23
 	assert_output "game,seed,variant,policy,success,rest,steps
-1,7,standard,best:8/16x8/8/4,0,16,65
-2,7,standard,best:8/16x8/8/4,1,0,80
-3,7,standard,best:8/16x8/8/4,1,0,75"
-	# Game 2 is won only by a search of every move at 4 unseen or fewer.
-	run playout -g calc -n 3 --seed 7 --policy best --playouts 8 --samples 8 --exact-all 0
+23,7,standard,best:8/20x8/8/4,1,0,80"
+	run $best --first-game 23 --exact-all 0
 	assert_output "game,seed,variant,policy,success,rest,steps
-1,7,standard,best:8/16x8/8/0,0,16,65
-2,7,standard,best:8/16x8/8/0,0,6,73
-3,7,standard,best:8/16x8/8/0,1,0,75"
-	# Game 3 is won by either endgame search, lost by rollouts alone.
-	run playout -g calc -n 3 --seed 7 --policy best --playouts 8 --samples 8 --exact 0 --exact-all 0
+23,7,standard,best:8/20x8/8/0,0,6,74"
+	# Deal 10 is won only by the exact chances at 8 unseen or fewer.
+	run $best --first-game 10 --exact-all 0
 	assert_output "game,seed,variant,policy,success,rest,steps
-1,7,standard,best:8/16x8/0/0,0,16,65
-2,7,standard,best:8/16x8/0/0,0,6,73
-3,7,standard,best:8/16x8/0/0,1,0,75"
-	run playout -g calc -n 3 --seed 7 --policy best --playouts 8 --endgame 0 --exact 0 --exact-all 0
+10,7,standard,best:8/20x8/8/0,1,0,79"
+	run $best --first-game 10 --exact 0 --exact-all 0
 	assert_output "game,seed,variant,policy,success,rest,steps
-1,7,standard,best:8/0x64/0/0,0,10,66
-2,7,standard,best:8/0x64/0/0,1,0,80
-3,7,standard,best:8/0x64/0/0,0,9,65"
+10,7,standard,best:8/20x8/0/0,0,16,64"
+	# Deal 3 is won by the sampled orders, lost by rollouts alone.
+	run $best --first-game 3 --exact 0 --exact-all 0
+	assert_output "game,seed,variant,policy,success,rest,steps
+3,7,standard,best:8/20x8/0/0,1,0,75"
+	run $best --first-game 3 --endgame 0 --exact 0 --exact-all 0
+	assert_output "game,seed,variant,policy,success,rest,steps
+3,7,standard,best:8/0x8/0/0,0,9,65"
 }
 
 @test "calc: bad decks and options" {
