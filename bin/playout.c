@@ -57,7 +57,7 @@ static const char usage_text[] =
 	"      --exact U         best: from U cards unseen on (default 8; 0: never),\n"
 	"                        choose by exact search over the unseen cards'\n"
 	"                        orders, as a player who cannot see them\n"
-	"      --exact-all A     best: from A cards unseen on (default 4; 0: never),\n"
+	"      --exact-all A     best: from A cards unseen on (default 6; 0: never),\n"
 	"                        the exact search weighs every move: a card may\n"
 	"                        wait on a pile while a foundation wants it\n"
 	"      --reward R        mcts and simple: binary (default) or rest:B (B for\n"
@@ -162,7 +162,7 @@ int main(int argc, char **argv)
 	static const char *const policies[] = {"random", "greedy", "mcts", "simple", "best", NULL};
 	int game = 0;
 	calcrun_opts co = {.player = {.bad = -1, .level = 3, .width = 5, .endgame = 20, .samples = 64,
-				     .exact = 8, .exact_all = 4}};
+				     .exact = 8, .exact_all = 6}};
 	int64_t playouts = 10000;
 	bool playouts_set = false, calc_only = false;
 	othrun_opts o = {.seed = 1, .first = 1, .games = 1, .black = "random", .white = "random"};

@@ -307,7 +307,7 @@ success, 0 cards left"
 	run bash -c "playout -g calc -n 1 --policy simple --level 2 --width 3 | cut -d, -f4 | tail -1"
 	assert_output "simple:2x3"
 	run bash -c "playout -g calc -n 1 --policy best | cut -d, -f4 | tail -1"
-	assert_output "best:128/20x64/8/4"
+	assert_output "best:128/20x64/8/6"
 	# Rest is never 1.
 	run bash -c "playout -g calc -n 3000 --policy greedy -q | awk -F, 'NR > 1 && \$6 == 1' | wc -l"
 	assert_output "0"
@@ -315,10 +315,10 @@ success, 0 cards left"
 
 @test "calc: best's endgame searches (sampled orders, exact chances, every move) change its play" {
 	best="playout -g calc --seed 7 --policy best --playouts 8 --samples 8 -q -n 1"
-	# Deal 23 is won only by a search of every move at 4 unseen or fewer.
+	# Deal 23 is won only with the search of every move (--exact-all) at the end.
 	run $best --first-game 23
 	assert_output "game,seed,variant,policy,success,rest,steps
-23,7,standard,best:8/20x8/8/4,1,0,80"
+23,7,standard,best:8/20x8/8/6,1,0,80"
 	run $best --first-game 23 --exact-all 0
 	assert_output "game,seed,variant,policy,success,rest,steps
 23,7,standard,best:8/20x8/8/0,0,6,74"
