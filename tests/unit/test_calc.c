@@ -147,6 +147,23 @@ int main(void)
 	}
 	CHECK(!wins, "DOWN: 1000 random games all fail");
 
+	/* Greedy's placement, checked by hand at the start (F1-F4 want 2 4 6
+	 * 8; the J is 4 cards off on F4, a 5 3 off, 9 3 Q 1, A 5, K 11). The
+	 * tightest fit would be the A (5) on W1, but it covers the 5, needed
+	 * before the J; the K on W2 covers nothing needed sooner. */
+	static const uint8_t start[4] = {1, 1, 1, 1};
+	s = hand_made(start, 'J', "AA22233444555666677778888999TTTTJJJQQQQKKK",
+		      (const char *const[]){"5A", "K", "9", "3"});
+	CHECK(calc_greedy_move(&s) == CALC_MOVE(0, 5), "greedy: J on the K that covers nothing sooner");
+	/* No top needed later than the J, no empty pile: the pile covering
+	 * the fewest cards needed sooner (W2's 9, over a K; W3's 3 ties and
+	 * comes later), not the top needed last (W4's 7, over a Q). */
+	s = hand_made(start, 'J', "AAA223344455556666777888899TTTTJJJQQQKKK",
+		      (const char *const[]){"29", "K9", "3", "Q7"});
+	CHECK(calc_greedy_move(&s) == CALC_MOVE(0, 5), "greedy: J on the pile covering least");
+	s.len[3] = 0;
+	CHECK(calc_greedy_move(&s) == CALC_MOVE(0, 7), "greedy: an empty pile before covering");
+
 	/* A hand-checked endgame: the 2 on the 3 F4 wants is stuck for good
 	 * (the relaxed game proves it before any search); swapped, it wins. */
 	s = endgame(false);
