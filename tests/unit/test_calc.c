@@ -161,7 +161,8 @@ int main(void)
 	s = hand_made(start, 'J', "AAA223344455556666777888899TTTTJJJQQQKKK",
 		      (const char *const[]){"29", "K9", "3", "Q7"});
 	CHECK(calc_greedy_move(&s) == CALC_MOVE(0, 5), "greedy: J on the pile covering least");
-	s.len[3] = 0;
+	s = hand_made(start, 'J', "AAA2233444555566667777888899TTTTJJJQQQQKKK",
+		      (const char *const[]){"29", "K9", "3", ""});
 	CHECK(calc_greedy_move(&s) == CALC_MOVE(0, 7), "greedy: an empty pile before covering");
 
 	/* A hand-checked endgame: the 2 on the 3 F4 wants is stuck for good
