@@ -451,16 +451,17 @@ static inline ranks_v dist_urgency(const ranks_v dist[4])
 	return vmin(vmin(vmin(dist[0], dist[1]), vmin(dist[2], dist[3])), (ranks_v){0} + 13);
 }
 
-/* Greedy's pile for the hand, of urgency UC, given the urgency U[r] of
- * each rank: a pile whose top is needed no sooner than the hand (so
+/* Greedy's pile for HAND, given the urgency U[r] of each rank: a pile
+ * whose top is needed no sooner than the hand (so
  * cards come off in the order the foundations want them), else an empty
  * pile, else any; within each kind the pile that covers the fewest cards
  * needed sooner than the hand, the first on ties. Counting every covered
  * card, not just the top, is what matters: it wins 5.0% of deals, the
  * tightest fit over the top alone 2.3%. */
-static unsigned greedy_pile(const uint8_t *u, unsigned uc, const uint8_t (*pile)[52],
-			    const uint8_t *len, unsigned np)
+static unsigned greedy_pile(ranks_v u, unsigned hand, const uint8_t (*pile)[52], const uint8_t *len,
+			    unsigned np)
 {
+	int uc = u[hand];
 	unsigned best = 0, best_score = ~0u;
 	for (unsigned w = 0; w < np; w++) {
 		unsigned score = 64;
@@ -493,11 +494,9 @@ int calc_greedy_move(const calc_state *s)
 	unsigned m = calc_accepting(s, s->hand);
 	if (m)
 		return CALC_MOVE(0, __builtin_ctz(m));
-	ranks_v dist[4], u;
+	ranks_v dist[4];
 	dist_start(s->found, dist);
-	u = dist_urgency(dist);
-	const uint8_t *ur = (const uint8_t *)&u;
-	return CALC_MOVE(0, 4 + (int)greedy_pile(ur, ur[s->hand], s->pile, s->len, s->npiles));
+	return CALC_MOVE(0, 4 + (int)greedy_pile(dist_urgency(dist), s->hand, s->pile, s->len, s->npiles));
 }
 
 /* The greedy rule's moves as calc_greedy_move makes them, with the
@@ -527,8 +526,7 @@ void calc_greedy_playout(calc_state *s)
 			card = hand;
 			hand = next < s->ncards ? s->stock[next++] : 0;
 		} else {
-			const uint8_t *ur = (const uint8_t *)&u;
-			w = greedy_pile(ur, ur[hand], s->pile, len, np);
+			w = greedy_pile(u, hand, s->pile, len, np);
 			s->pile[w][len[w]++] = (uint8_t)hand;
 			hand = next < s->ncards ? s->stock[next++] : 0;
 			steps++;
