@@ -451,6 +451,19 @@ static inline ranks_v dist_urgency(const ranks_v dist[4])
 	return vmin(vmin(vmin(dist[0], dist[1]), vmin(dist[2], dist[3])), (ranks_v){0} + 13);
 }
 
+/* Greedy's score of a pile of LEN cards for a hand of urgency UC (lower
+ * is better): 0, 64 or 128 by greedy_pile's kinds, plus the cards needed
+ * sooner than the hand. */
+static unsigned pile_score(ranks_v u, int uc, const uint8_t *pile, unsigned len)
+{
+	if (!len)
+		return 64;
+	unsigned score = u[pile[len - 1]] >= uc ? 0 : 128;
+	for (unsigned i = 0; i < len; i++)
+		score += u[pile[i]] < uc;
+	return score;
+}
+
 /* Greedy's pile for HAND, given the urgency U[r] of each rank: a pile
  * whose top is needed no sooner than the hand (so
  * cards come off in the order the foundations want them), else an empty
@@ -464,18 +477,22 @@ static unsigned greedy_pile(ranks_v u, unsigned hand, const uint8_t (*pile)[52],
 	int uc = u[hand];
 	unsigned best = 0, best_score = ~0u;
 	for (unsigned w = 0; w < np; w++) {
-		unsigned score = 64;
-		if (len[w]) {
-			score = u[pile[w][len[w] - 1]] >= uc ? 0 : 128;
-			for (unsigned i = 0; i < len[w]; i++)
-				score += u[pile[w][i]] < uc;
-		}
+		unsigned score = pile_score(u, uc, pile[w], len[w]);
 		if (score < best_score) {
 			best = w;
 			best_score = score;
 		}
 	}
 	return best;
+}
+
+void calc_pile_scores(const calc_state *s, unsigned *score)
+{
+	ranks_v dist[4];
+	dist_start(s->found, dist);
+	ranks_v u = dist_urgency(dist);
+	for (int w = 0; w < s->npiles; w++)
+		score[w] = pile_score(u, u[s->hand], s->pile[w], s->len[w]);
 }
 
 /* Greedy: play a waste top to a foundation when one fits, then the hand

@@ -41,6 +41,8 @@ enum { CALC_MAX_MOVES = 4 + 4 + 16 };
 #define CALC_MOVE(from, to) ((from) * 8 + (to))
 #define CALC_FROM(m) ((m) / 8)
 #define CALC_TO(m) ((m) % 8)
+/* Move codes are below this (from 0..4, to 0..7). */
+enum { CALC_MOVE_CODES = 5 * 8 };
 
 typedef struct {
 	uint8_t stock[52]; /* stock[next..ncards-1] are still face down */
@@ -124,6 +126,10 @@ void calc_random_playout(calc_state *s, rng_t *r);
 /* How many cards foundation play needs before RANK can go up: the fewest
  * over the foundations (0: playable now; 13 if none needs it any more). */
 int calc_urgency(const calc_state *s, int rank);
+/* SCORE[w]: how the greedy rule ranks pile w for S's hand, lower first
+ * (ties to the first pile): the search players try placements in this
+ * order. */
+void calc_pile_scores(const calc_state *s, unsigned *score);
 /* The greedy rule's move (see calc.c). */
 int calc_greedy_move(const calc_state *s);
 /* Plays greedy moves to the end (turning the next card first if the hand

@@ -315,27 +315,27 @@ success, 0 cards left"
 
 @test "calc: best's endgame searches (sampled orders, exact chances, every move) change its play" {
 	best="playout -g calc --seed 7 --policy best --playouts 8 --samples 8 -q -n 1"
-	# Deal 33 is won only with the search of every move (--exact-all) at the end.
-	run $best --first-game 33
+	# Deal 8 is won only with the search of every move (--exact-all) at the end.
+	run $best --first-game 8
 	assert_output "game,seed,variant,policy,success,rest,steps
-33,7,standard,best:8/20x8/8/6,1,0,83"
-	run $best --first-game 33 --exact-all 0
+8,7,standard,best:8/20x8/8/6,1,0,78"
+	run $best --first-game 8 --exact-all 0
 	assert_output "game,seed,variant,policy,success,rest,steps
-33,7,standard,best:8/20x8/8/0,0,23,57"
-	# Deal 67 is won only by the exact chances at 8 unseen or fewer.
-	run $best --first-game 67 --exact-all 0
+8,7,standard,best:8/20x8/8/0,0,9,68"
+	# Deal 82 is won only by the exact chances at 8 unseen or fewer.
+	run $best --first-game 82 --exact-all 0
 	assert_output "game,seed,variant,policy,success,rest,steps
-67,7,standard,best:8/20x8/8/0,1,0,81"
-	run $best --first-game 67 --exact 0 --exact-all 0
+82,7,standard,best:8/20x8/8/0,1,0,74"
+	run $best --first-game 82 --exact 0 --exact-all 0
 	assert_output "game,seed,variant,policy,success,rest,steps
-67,7,standard,best:8/20x8/0/0,0,15,65"
-	# Deal 8 is won by the sampled orders, lost by rollouts alone.
-	run $best --first-game 8 --exact 0 --exact-all 0
+82,7,standard,best:8/20x8/0/0,0,5,69"
+	# Deal 15 is won by the sampled orders, lost by rollouts alone.
+	run $best --first-game 15 --exact 0 --exact-all 0
 	assert_output "game,seed,variant,policy,success,rest,steps
-8,7,standard,best:8/20x8/0/0,1,0,75"
-	run $best --first-game 8 --endgame 0 --exact 0 --exact-all 0
+15,7,standard,best:8/20x8/0/0,1,0,75"
+	run $best --first-game 15 --endgame 0 --exact 0 --exact-all 0
 	assert_output "game,seed,variant,policy,success,rest,steps
-8,7,standard,best:8/0x8/0/0,0,6,70"
+15,7,standard,best:8/0x8/0/0,0,3,74"
 }
 
 @test "calc: bad decks and options" {
