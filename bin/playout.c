@@ -53,7 +53,7 @@ static const char usage_text[] =
 	"                        rollouts per leaf of its two-ply search (default 128)\n"
 	"      --endgame E       best: from E cards unseen on (default 20; 0: never),\n"
 	"                        choose among the moves by solving sampled orders\n"
-	"      --samples K       best: orders sampled per move there (default 64)\n"
+	"      --samples K       best: orders sampled per move there (default 32)\n"
 	"      --exact U         best: from U cards unseen on (default 8; 0: never),\n"
 	"                        choose by exact search over the unseen cards'\n"
 	"                        orders, as a player who cannot see them\n"
@@ -161,7 +161,7 @@ int main(int argc, char **argv)
 	static const char *const games[] = {"othello", "calc", NULL};
 	static const char *const policies[] = {"random", "greedy", "mcts", "simple", "best", NULL};
 	int game = 0;
-	calcrun_opts co = {.player = {.bad = -1, .level = 3, .width = 5, .endgame = 20, .samples = 64,
+	calcrun_opts co = {.player = {.bad = -1, .level = 3, .width = 5, .endgame = 20, .samples = 32,
 				     .exact = 8, .exact_all = 6}};
 	int64_t playouts = 10000;
 	bool playouts_set = false, calc_only = false;

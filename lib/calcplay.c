@@ -291,7 +291,7 @@ static void tally_order(calcplay *p, const calc_state *after, bool turned, rng_t
  * Knowing the order flatters every move, a risky one most, and most of
  * all through the next card's placement, which a solved order makes
  * knowing the cards after it. Scoring the placement per group takes that
- * first knowing away (deals 1-1000: 940 won against 931 with each order
+ * first knowing away (deals 1-1000: 948 won against 931 with each order
  * scored alone). It is kept to the endgame, where few orders remain and
  * the rollouts' greedy play is what loses games. */
 static int endgame_filter(calcplay *p, const calc_state *s, int *moves, int n, uint64_t key)

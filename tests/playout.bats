@@ -307,7 +307,7 @@ success, 0 cards left"
 	run bash -c "playout -g calc -n 1 --policy simple --level 2 --width 3 | cut -d, -f4 | tail -1"
 	assert_output "simple:2x3"
 	run bash -c "playout -g calc -n 1 --policy best | cut -d, -f4 | tail -1"
-	assert_output "best:128/20x64/8/6"
+	assert_output "best:128/20x32/8/6"
 	# Rest is never 1.
 	run bash -c "playout -g calc -n 3000 --policy greedy -q | awk -F, 'NR > 1 && \$6 == 1' | wc -l"
 	assert_output "0"
@@ -315,24 +315,24 @@ success, 0 cards left"
 
 @test "calc: best's endgame searches (sampled orders, exact chances, every move) change its play" {
 	best="playout -g calc --seed 7 --policy best --playouts 8 --samples 8 -q -n 1"
-	# Deal 8 is won only with the search of every move (--exact-all) at the end.
-	run $best --first-game 8
+	# Deal 20 is won only with the search of every move (--exact-all) at the end.
+	run $best --first-game 20
 	assert_output "game,seed,variant,policy,success,rest,steps
-8,7,standard,best:8/20x8/8/6,1,0,78"
-	run $best --first-game 8 --exact-all 0
+20,7,standard,best:8/20x8/8/6,1,0,79"
+	run $best --first-game 20 --exact-all 0
 	assert_output "game,seed,variant,policy,success,rest,steps
-8,7,standard,best:8/20x8/8/0,0,9,68"
-	# Deal 82 is won only by the exact chances at 8 unseen or fewer.
-	run $best --first-game 82 --exact-all 0
+20,7,standard,best:8/20x8/8/0,0,6,71"
+	# Deal 66 is won only by the exact chances at 8 unseen or fewer.
+	run $best --first-game 66 --exact-all 0
 	assert_output "game,seed,variant,policy,success,rest,steps
-82,7,standard,best:8/20x8/8/0,1,0,74"
-	run $best --first-game 82 --exact 0 --exact-all 0
+66,7,standard,best:8/20x8/8/0,1,0,77"
+	run $best --first-game 66 --exact 0 --exact-all 0
 	assert_output "game,seed,variant,policy,success,rest,steps
-82,7,standard,best:8/20x8/0/0,0,5,69"
+66,7,standard,best:8/20x8/0/0,0,11,66"
 	# Deal 15 is won by the sampled orders, lost by rollouts alone.
 	run $best --first-game 15 --exact 0 --exact-all 0
 	assert_output "game,seed,variant,policy,success,rest,steps
-15,7,standard,best:8/20x8/0/0,1,0,75"
+15,7,standard,best:8/20x8/0/0,1,0,77"
 	run $best --first-game 15 --endgame 0 --exact 0 --exact-all 0
 	assert_output "game,seed,variant,policy,success,rest,steps
 15,7,standard,best:8/0x8/0/0,0,3,74"
