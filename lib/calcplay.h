@@ -16,12 +16,13 @@
 typedef enum { CALCPLAY_RANDOM, CALCPLAY_GREEDY, CALCPLAY_MCTS, CALCPLAY_SIMPLE, CALCPLAY_BEST } calcplay_kind;
 
 /* Positions best's endgame search may expand per sampled order and
- * placement. An order it cannot settle counts half a win, so past about
- * 14 unseen the sampled orders rank moves partly by how easily a win is
+ * placement. An order it cannot settle counts as lost, so past about 14
+ * unseen the sampled orders rank moves partly by how easily a win is
  * found. Each order solves every placement of the next card, so budget
- * and samples set the time. Over deals 1-1000: 32 orders of 500
- * positions won 948 at 0.75 s a game, 48 of 500 950 at 1.0 s, 64 of 250
- * 940 at 0.84 s; settling more orders pays more than sampling more. */
+ * and samples set the time. Over deals 1-1000, with an unsettled order
+ * counting half a win: 32 orders of 500 positions won 948 at 0.75 s a
+ * game, 48 of 500 950 at 1.0 s, 64 of 250 940 at 0.84 s; settling more
+ * orders pays more than sampling more. Counting it lost: 952 at 0.65 s. */
 enum { CALCPLAY_SOLVE_BUDGET = 500 };
 /* Positions best's exact endgame may expand per move before it gives way
  * to sampled orders: about a tenth of a second. */
