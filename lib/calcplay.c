@@ -256,7 +256,8 @@ typedef struct {
 
 /* Adds the order ORDER draws to T, the tally of AFTER (S after the move,
  * a card it TURNED put back). */
-static void tally_order(calcplay *p, const calc_state *after, bool turned, rng_t order, order_tally *t)
+static void tally_order(calcplay *p, const calc_state *after, bool turned, rng_t order,
+			order_tally *t)
 {
 	calc_state c = *after;
 	calc_resample(&c, &order);
@@ -294,8 +295,9 @@ static void tally_order(calcplay *p, const calc_state *after, bool turned, rng_t
  * all through the next card's placement, which a solved order makes
  * knowing the cards after it. Scoring the placement per group takes that
  * first knowing away (deals 1-1000: 948 won against 931 with each order
- * scored alone, both counting an unsettled order half). It is kept to the endgame, where few orders remain and
- * the rollouts' greedy play is what loses games. */
+ * scored alone, both counting an unsettled order half). It is kept to
+ * the endgame, where few orders remain and the rollouts' greedy play is
+ * what loses games. */
 static int endgame_filter(calcplay *p, const calc_state *s, int *moves, int n, uint64_t key)
 {
 	if (!p->solver.key)
