@@ -226,7 +226,9 @@ void calc_play(calc_state *s, int move)
 
 bool calc_over(const calc_state *s)
 {
-	if (s->hand)
+	/* A face-down card left with the hand empty is a search's position
+	 * after calc_unturn, waiting for its chance node: not over. */
+	if (s->hand || s->next < s->ncards)
 		return false;
 	for (int w = 0; w < s->npiles; w++)
 		if (s->len[w] && calc_accepting(s, s->pile[w][s->len[w] - 1]))

@@ -112,6 +112,8 @@ static inline unsigned calc_accepting(const calc_state *s, int rank)
 		m |= (unsigned)(calc_need(k, s->found[k]) == rank) << k;
 	return m;
 }
+/* Whether the game has ended: the stock and the hand are empty and no pile
+ * top fits a foundation. */
 bool calc_over(const calc_state *s);
 int calc_rest(const calc_state *s);
 bool calc_success(const calc_state *s);

@@ -236,6 +236,23 @@ int main(void)
 	CHECK(calc_next_card_mean(&after[3], 0.6, rank_value, &b) == 0.6 && b.calls == 1,
 	      "alpha 0.6: the 3 at 0 settles it, alpha comes back and the K is not asked (%d calls)",
 	      b.calls);
+	/* A search's position after calc_unturn (hand empty, a card face
+	 * down, no top fits) is not over: the 3 is still to come. */
+	CHECK(!calc_over(&after[3]), "a card still face down: not over");
+
+	/* F4 at 4 8 Q 3 wanting 7 then J 2 6 T A 5 9 K, the K in hand, the 7
+	 * unseen, the rest on W1 in the order F4 wants it (J on top). The K
+	 * on W1 buries the J for good; on an empty pile it waits while the 7,
+	 * then W1, go up. The simple tree must tell them apart at level 1:
+	 * its children wait for the 7, so they are not finished games. */
+	s = hand_made((const uint8_t[4]){13, 13, 13, 4}, 'K', "7",
+		      (const char *const[]){"95AT62J", "", "", ""});
+	calcplay simple1 = {.kind = CALCPLAY_SIMPLE, .level = 1, .width = 4, .bad = -1};
+	rng_stream(&rd, 3, 0);
+	CHECK(calcplay_move(&simple1, &s, &rd) == CALC_MOVE(0, 5),
+	      "simple, level 1: the K on an empty pile");
+	calcplay_free(&simple1);
+
 	/* Two Ks on tops and F2 wanting one: only W4's uncovers the T that F4
 	 * wants next, then A (hand), 5, 9 (unseen, either order: the 9 can
 	 * wait on a pile) and W3's K. Eager play takes that copy too. */
