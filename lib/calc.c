@@ -104,15 +104,6 @@ void calc_turn(calc_state *s)
 		s->hand = s->stock[s->next++];
 }
 
-bool calc_unturn(calc_state *s, int move)
-{
-	if (CALC_FROM(move) != 0 || !s->hand)
-		return false;
-	s->next--;
-	s->hand = 0;
-	return true;
-}
-
 double calc_next_card_mean(const calc_state *s, double alpha,
 			   double (*value)(void *ctx, calc_state *turned, double alpha), void *ctx)
 {
@@ -205,7 +196,10 @@ bool calc_legal(const calc_state *s, int move)
 	return false;
 }
 
-void calc_play(calc_state *s, int move)
+static void check_cards(const calc_state *s);
+
+/* MOVE without the turn that follows it. */
+static void place(calc_state *s, int move)
 {
 	int from = CALC_FROM(move), to = CALC_TO(move);
 	int card;
@@ -220,14 +214,26 @@ void calc_play(calc_state *s, int move)
 	else
 		s->pile[to - 4][s->len[to - 4]++] = (uint8_t)card;
 	s->steps++;
+}
+
+void calc_play(calc_state *s, int move)
+{
+	place(s, move);
 	calc_turn(s);
 	calc_check(s);
+}
+
+bool calc_play_unturned(calc_state *s, int move)
+{
+	place(s, move);
+	check_cards(s);
+	return !s->hand && s->next < s->ncards;
 }
 
 bool calc_over(const calc_state *s)
 {
 	/* A face-down card left with the hand empty is a search's position
-	 * after calc_unturn, waiting for its chance node: not over. */
+	 * after calc_play_unturned, waiting for its chance node: not over. */
 	if (s->hand || s->next < s->ncards)
 		return false;
 	for (int w = 0; w < s->npiles; w++)
@@ -564,10 +570,21 @@ void calc_greedy_playout(calc_state *s)
 
 void calc_resample(calc_state *s, rng_t *r)
 {
-	shuffle16(s->stock + s->next, s->ncards - s->next, r);
+	/* Laid out by rank first, so that the order drawn owes nothing to
+	 * the order the cards lie in, which a search may hold true. */
+	uint8_t *u = s->stock + s->next;
+	int n = s->ncards - s->next, count[14] = {0};
+	for (int j = 0; j < n; j++)
+		count[u[j]]++;
+	for (int rank = 1, j = 0; rank <= 13; rank++)
+		for (int c = count[rank]; c > 0; c--)
+			u[j++] = (uint8_t)rank;
+	shuffle16(u, n, r);
 }
 
-void calc_check(const calc_state *s)
+/* calc_check's count of the cards: a search's position may have the hand
+ * empty with cards face down. */
+static void check_cards(const calc_state *s)
 {
 #ifdef YOMI_DEBUG
 	int count[14] = {0};
@@ -589,6 +606,15 @@ void calc_check(const calc_state *s)
 	for (int r = 1; r <= 13; r++)
 		if (count[r] != 4)
 			die("calc: internal error: %d cards of rank %c", count[r], calc_rank_char(r));
+#else
+	(void)s;
+#endif
+}
+
+void calc_check(const calc_state *s)
+{
+	check_cards(s);
+#ifdef YOMI_DEBUG
 	if (!s->hand && s->next < s->ncards)
 		die("calc: internal error: the hand is empty with cards in the stock");
 #else

@@ -87,9 +87,12 @@ bool calc_legal(const calc_state *s, int move);
 void calc_play(calc_state *s, int move);
 /* Turns the next stock card when the hand is empty (calc_play does). */
 void calc_turn(calc_state *s);
-/* For searches that branch on the next card: after MOVE (just played)
- * took the hand, puts the card it turned back face down and returns true. */
-bool calc_unturn(calc_state *s, int move);
+/* For searches that branch on the next card: plays MOVE but leaves face
+ * down the card calc_play would turn, and returns whether that left the
+ * hand empty with cards face down (a chance node is due). A card comes
+ * up after a pile's move too when the hand is already empty: put back
+ * after the hand went up, it must stay down. */
+bool calc_play_unturned(calc_state *s, int move);
 /* A chance node for searches: the mean of VALUE over the next card (S's
  * hand is empty and cards are unseen), one call per unseen rank with that
  * rank turned, weighed by its copies. Values lie in [0, 1], which allows
@@ -139,7 +142,8 @@ int calc_greedy_move(const calc_state *s);
 void calc_greedy_playout(calc_state *s);
 
 /* Replaces the face-down cards by a random order of the same cards: the
- * player knows which cards are unseen, not their order. */
+ * player knows which cards are unseen, not their order. The order drawn
+ * depends on R and the cards alone, never on their order before. */
 void calc_resample(calc_state *s, rng_t *r);
 
 /* Debug builds (YOMI_DEBUG): dies if S breaks an invariant (cards lost or

@@ -188,8 +188,8 @@ static unsigned wanted_ranks(const calc_state *s)
  * foundations want, or that shows on two or more piles: returns how many
  * moves choose between them, in MOVES, else 0. The first move played
  * goes to **FIRST unless *FIRST is NULL, which it then becomes. With
- * UNTURN the card turned after the hand goes up is put back, for a
- * chance node to turn. */
+ * UNTURN no card is turned (calc_play_unturned): once the hand has gone
+ * up, the next card is for a chance node to turn. */
 static int eager_play(calc_state *s, int *moves, int **first, bool unturn)
 {
 	/* Most tops are wanted by no foundation: one bit test rules them out
@@ -218,9 +218,10 @@ static int eager_play(calc_state *s, int *moves, int **first, bool unturn)
 			**first = move;
 			*first = NULL;
 		}
-		calc_play(s, move);
 		if (unturn)
-			calc_unturn(s, move);
+			calc_play_unturned(s, move);
+		else
+			calc_play(s, move);
 		wanted = wanted_ranks(s);
 		i = 0;
 	}
@@ -355,8 +356,7 @@ static double expect(calcsolve *sv, calc_state *s, double alpha)
 			n = placements(s, moves);
 		for (int i = 0; i < n && v < 1; i++) {
 			calc_state c = *s;
-			calc_play(&c, moves[i]);
-			calc_unturn(&c, moves[i]);
+			calc_play_unturned(&c, moves[i]);
 			double w = expect(sv, &c, v > alpha ? v : alpha);
 			if (w < 0)
 				return -1;

@@ -315,27 +315,27 @@ success, 0 cards left"
 
 @test "calc: best's endgame searches (sampled orders, exact chances, every move) change its play" {
 	best="playout -g calc --seed 7 --policy best --playouts 8 --samples 8 -q -n 1"
-	# Deal 20 is won only with the search of every move (--exact-all) at the end.
-	run $best --first-game 20
+	# Deal 10 is won only with the search of every move (--exact-all) at the end.
+	run $best --first-game 10
 	assert_output "game,seed,variant,policy,success,rest,steps
-20,7,standard,best:8/20x8/8/6,1,0,79"
-	run $best --first-game 20 --exact-all 0
+10,7,standard,best:8/20x8/8/6,1,0,77"
+	run $best --first-game 10 --exact-all 0
 	assert_output "game,seed,variant,policy,success,rest,steps
-20,7,standard,best:8/20x8/8/0,0,6,71"
-	# Deal 66 is won only by the exact chances at 8 unseen or fewer.
-	run $best --first-game 66 --exact-all 0
+10,7,standard,best:8/20x8/8/0,0,7,68"
+	# Deal 25 is won only by the exact chances at 8 unseen or fewer.
+	run $best --first-game 25 --exact-all 0
 	assert_output "game,seed,variant,policy,success,rest,steps
-66,7,standard,best:8/20x8/8/0,1,0,77"
-	run $best --first-game 66 --exact 0 --exact-all 0
+25,7,standard,best:8/20x8/8/0,1,0,81"
+	run $best --first-game 25 --exact 0 --exact-all 0
 	assert_output "game,seed,variant,policy,success,rest,steps
-66,7,standard,best:8/20x8/0/0,0,11,66"
-	# Deal 15 is won by the sampled orders, lost by rollouts alone.
-	run $best --first-game 15 --exact 0 --exact-all 0
+25,7,standard,best:8/20x8/0/0,0,8,71"
+	# Deal 6 is won by the sampled orders, lost by rollouts alone.
+	run $best --first-game 6 --exact 0 --exact-all 0
 	assert_output "game,seed,variant,policy,success,rest,steps
-15,7,standard,best:8/20x8/0/0,1,0,77"
-	run $best --first-game 15 --endgame 0 --exact 0 --exact-all 0
+6,7,standard,best:8/20x8/0/0,1,0,76"
+	run $best --first-game 6 --endgame 0 --exact 0 --exact-all 0
 	assert_output "game,seed,variant,policy,success,rest,steps
-15,7,standard,best:8/0x8/0/0,0,3,74"
+6,7,standard,best:8/0x8/0/0,0,11,66"
 }
 
 @test "calc: bad decks and options" {

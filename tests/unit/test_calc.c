@@ -202,8 +202,7 @@ int main(void)
 	calc_check(&base);
 	for (int w = 0; w < 4; w++) {
 		after[w] = base;
-		calc_play(&after[w], CALC_MOVE(0, 4 + w));
-		calc_unturn(&after[w], CALC_MOVE(0, 4 + w));
+		calc_play_unturned(&after[w], CALC_MOVE(0, 4 + w));
 	}
 	double v[4];
 	CHECK(calcsolve_expect(&eager, after, 4, 0, true, v) && v[0] == 1 && v[1] == 1 && v[2] == 1 &&
@@ -236,7 +235,7 @@ int main(void)
 	CHECK(calc_next_card_mean(&after[3], 0.6, rank_value, &b) == 0.6 && b.calls == 1,
 	      "alpha 0.6: the 3 at 0 settles it, alpha comes back and the K is not asked (%d calls)",
 	      b.calls);
-	/* A search's position after calc_unturn (hand empty, a card face
+	/* A search's position after calc_play_unturned (hand empty, a card face
 	 * down, no top fits) is not over: the 3 is still to come. */
 	CHECK(!calc_over(&after[3]), "a card still face down: not over");
 
@@ -375,6 +374,44 @@ int main(void)
 		calcplay_free(&pl[p]);
 	}
 	CHECK(!illegal, "random, greedy, mcts, simple and best play only legal moves");
+
+	/* No player's move depends on the order of the face-down cards: the
+	 * same generator on the same position with the unseen cards
+	 * reversed gives the same move, from the opening to the exact
+	 * endgame. */
+	calcplay blind[] = {
+		{.kind = CALCPLAY_MCTS, .playouts = 40, .ucb = 0.5, .threshold = 2, .bad = 0.05},
+		{.kind = CALCPLAY_SIMPLE, .level = 3, .width = 2, .bad = 0.05},
+		{.kind = CALCPLAY_BEST, .playouts = 8, .endgame = 16, .samples = 4, .exact = 8,
+		 .exact_all = 5},
+	};
+	int seeing = 0, asked = 0;
+	for (size_t p = 0; p < sizeof blind / sizeof *blind; p++) {
+		for (int i = 0; i < 120; i++) {
+			uint8_t deck[52];
+			rng_stream(&r, 10, (uint64_t)i);
+			calc_shuffle(0, &r, deck);
+			calc_deal(&s, 0, deck);
+			while (s.ncards - s.next > 2 + i % 40 && !calc_over(&s))
+				calc_play(&s, calc_greedy_move(&s));
+			if (calc_over(&s) || s.next >= s.ncards - 1)
+				continue;
+			calc_state t = s;
+			for (int a = t.next, b = t.ncards - 1; a < b; a++, b--) {
+				uint8_t x = t.stock[a];
+				t.stock[a] = t.stock[b];
+				t.stock[b] = x;
+			}
+			rng_t r1, r2;
+			rng_stream(&r1, 11, (uint64_t)i);
+			r2 = r1;
+			seeing += calcplay_move(&blind[p], &s, &r1) != calcplay_move(&blind[p], &t, &r2);
+			asked++;
+		}
+		calcplay_free(&blind[p]);
+	}
+	CHECK(!seeing, "mcts, simple and best never see the stock's order (%d of %d moves differ)",
+	      seeing, asked);
 
 	/* The counting playout makes the random player's moves, draw for draw. */
 	int differ = 0;
