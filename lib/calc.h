@@ -89,9 +89,9 @@ void calc_play(calc_state *s, int move);
 void calc_turn(calc_state *s);
 /* For searches that branch on the next card: plays MOVE but leaves face
  * down the card calc_play would turn, and returns whether that left the
- * hand empty with cards face down (a chance node is due). A card comes
- * up after a pile's move too when the hand is already empty: put back
- * after the hand went up, it must stay down. */
+ * hand empty with cards face down (a chance node is due). That covers a
+ * pile's move made while the hand is empty (it went up earlier in the
+ * search), after which calc_play would turn a card too. */
 bool calc_play_unturned(calc_state *s, int move);
 /* A chance node for searches: the mean of VALUE over the next card (S's
  * hand is empty and cards are unseen), one call per unseen rank with that
