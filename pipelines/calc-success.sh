@@ -8,7 +8,8 @@
 #       [--trees "3x5 4x5"] [--reward R] [--variant V] [-j JOBS] [-o DIR]
 #
 # --games: deals per setting (default 100, as in the seed); --trees: LEVELxWIDTH
-# settings of the simple tree; --reward as for playout (default binary).
+# settings of the simple tree; --reward as for playout (default binary; the
+# trees want rest:B, with which the seed played them).
 # Games are split into JOBS shards (default: the number of cores). Writes
 # DIR/playouts.csv, DIR/trees.csv and DIR/success.png and prints the tables.
 set -euo pipefail
@@ -25,7 +26,7 @@ while [ $# -gt 0 ]; do
 	--variant) variant=$2; shift 2 ;;
 	-j) jobs=$2; shift 2 ;;
 	-o | --output) out=$2; shift 2 ;;
-	-h | --help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h | --help) yomi_help; exit 0 ;;
 	*) echo "calc-success.sh: unknown option '$1'" >&2; exit 2 ;;
 	esac
 done

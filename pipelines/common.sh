@@ -3,6 +3,11 @@
 yomi_top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 export PATH="$yomi_top/bin:$PATH"
 
+# Prints the calling script's usage: its opening comment, after the #! line.
+yomi_help() {
+	sed -n '2,/^[^#]/{/^#/s/^# \{0,1\}//p}' "$0"
+}
+
 # Sets $out to DIR (created), or to a temporary directory removed at exit.
 yomi_workdir() {
 	if [ -n "${1:-}" ]; then

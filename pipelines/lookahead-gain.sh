@@ -25,7 +25,7 @@ while [ $# -gt 0 ]; do
 	--depths) depths=$2; shift 2 ;;
 	-j) jobs=$2; shift 2 ;;
 	-o | --output) out=$2; shift 2 ;;
-	-h | --help) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h | --help) yomi_help; exit 0 ;;
 	*) echo "lookahead-gain.sh: unknown option '$1'" >&2; exit 2 ;;
 	esac
 done

@@ -25,7 +25,7 @@ while [ $# -gt 0 ]; do
 	-S | --sshlogin) logins=$2; shift 2 ;;
 	-s) summ=$2; shift 2 ;;
 	--) shift; break ;;
-	-h | --help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h | --help) yomi_help; exit 0 ;;
 	*) echo "parallel-playouts.sh: unknown option '$1'" >&2; exit 2 ;;
 	esac
 done

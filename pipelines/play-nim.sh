@@ -16,7 +16,7 @@ while [ $# -gt 0 ]; do
 	--misere) misere=(--misere); shift ;;
 	--first) first=$2; shift 2 ;;
 	--seed) seed=$2; shift 2 ;;
-	-h | --help) sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h | --help) yomi_help; exit 0 ;;
 	*) echo "play-nim.sh: unknown option '$1'" >&2; exit 2 ;;
 	esac
 done

@@ -18,7 +18,7 @@ while [ $# -gt 0 ]; do
 	--seed) seed=$2; shift 2 ;;
 	--japanese) japanese=1; shift ;;
 	-o | --output) out=$2; shift 2 ;;
-	-h | --help) sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h | --help) yomi_help; exit 0 ;;
 	*) echo "sas-battle.sh: unknown option '$1'" >&2; exit 2 ;;
 	esac
 done

@@ -186,3 +186,15 @@ RSCRIPT
 	run file -b cs/success.png
 	assert_output --partial "PNG image data"
 }
+
+@test "every pipeline's --help is its opening comment and nothing after it" {
+	for f in "$TOP"/pipelines/*.sh; do
+		[ "$(basename "$f")" = common.sh ] && continue
+		run "$f" --help
+		assert_success
+		assert_line --index 0 "$(sed -n '2s/^# //p' "$f")"
+		# The comment's last line ends the usage; no code follows it.
+		last=$(awk 'NR > 1 && !/^#/ { print prev; exit } { prev = $0 }' "$f" | sed 's/^# \{0,1\}//')
+		assert_equal "$(tail -1 <<<"$output")" "$last"
+	done
+}
