@@ -46,7 +46,9 @@ static const char usage_text[] =
 	"letters A23456789TJQK, top of the stock first; other columns are carried\n"
 	"after a deal column). -n, --seed, --first-game, --moves, --show, --ucb and\n"
 	"--threshold as above, and:\n"
-	"      --policy P        random (default), greedy, mcts, simple or best\n"
+	"      --policy P        random (default), greedy, mcts, simple, best, or\n"
+	"                        clairvoyant (sees the stock's order: a bound on\n"
+	"                        any player, not a player)\n"
 	"      --variant V       no-foundations, three-piles (comma-separated or\n"
 	"                        repeated; default standard)\n"
 	"      --playouts N      mcts: playouts per move (default 10000); best:\n"
@@ -62,7 +64,8 @@ static const char usage_text[] =
 	"                        wait on a pile while a foundation wants it\n"
 	"      --reward R        mcts and simple: binary (default) or rest:B (B for\n"
 	"                        two cards left, falling to 0 at 25)\n"
-	"      --level L         simple: plies expanded (default 3)\n"
+	"      --level L         simple: plies expanded; clairvoyant: levels of\n"
+	"                        nested search over greedy lines (default 3)\n"
 	"      --width W         simple: playouts per leaf (default 5)\n"
 	CLI_HELP;
 
@@ -146,6 +149,9 @@ static int calc_main(calcrun_opts *c, int64_t playouts, bool playouts_set)
 	case CALCPLAY_SIMPLE:
 		snprintf(name, sizeof name, "simple:%dx%d", p->level, p->width);
 		break;
+	case CALCPLAY_CLAIRVOYANT:
+		snprintf(name, sizeof name, "clairvoyant:%d", p->level);
+		break;
 	case CALCPLAY_GREEDY: snprintf(name, sizeof name, "greedy"); break;
 	default: snprintf(name, sizeof name, "random"); break;
 	}
@@ -159,7 +165,8 @@ int main(int argc, char **argv)
 {
 	util_init(argv[0]);
 	static const char *const games[] = {"othello", "calc", NULL};
-	static const char *const policies[] = {"random", "greedy", "mcts", "simple", "best", NULL};
+	static const char *const policies[] = {"random", "greedy", "mcts", "simple", "best",
+						     "clairvoyant", NULL};
 	int game = 0;
 	calcrun_opts co = {.player = {.bad = -1, .level = 3, .width = 5, .endgame = 20, .samples = 32,
 				     .exact = 8, .exact_all = 6}};

@@ -1,6 +1,8 @@
 #include "calcplay.h"
 
+#include <stddef.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "calcbatch.h"
 #include "util.h"
@@ -422,6 +424,27 @@ static int best_move(calcplay *p, const calc_state *s, rng_t *r)
 	return best;
 }
 
+/* Whether A and B are the same position (the padding aside). */
+static bool same_state(const calc_state *a, const calc_state *b)
+{
+	return !memcmp(a, b, offsetof(calc_state, steps)) && a->steps == b->steps &&
+	       a->variant == b->variant;
+}
+
+/* A nested search's line is the best it found from the whole position on,
+ * so it is searched once and followed while the game goes its way. */
+static int clairvoyant_move(calcplay *p, const calc_state *s)
+{
+	if (p->line_at >= p->line.n || !same_state(s, &p->line_next)) {
+		calcsolve_nested(s, p->level, &p->line);
+		p->line_at = 0;
+	}
+	int m = p->line.move[p->line_at++];
+	p->line_next = *s;
+	calc_play(&p->line_next, m);
+	return m;
+}
+
 int calcplay_move(calcplay *p, const calc_state *s, rng_t *r)
 {
 	int moves[CALC_MAX_MOVES];
@@ -429,6 +452,7 @@ int calcplay_move(calcplay *p, const calc_state *s, rng_t *r)
 	case CALCPLAY_GREEDY: return calc_greedy_move(s);
 	case CALCPLAY_MCTS: return mcts_move(p, s, r);
 	case CALCPLAY_BEST: return best_move(p, s, r);
+	case CALCPLAY_CLAIRVOYANT: return clairvoyant_move(p, s);
 	case CALCPLAY_SIMPLE: {
 		calc_state c = *s;
 		int best = -1;

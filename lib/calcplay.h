@@ -2,7 +2,9 @@
  * nodes on the next stock card), simple (the seed's fixed-depth tree) and
  * best (rollouts, and in the endgame sampled orders solved exactly). The
  * searching players see the unseen cards as a multiset, never their
- * order: each playout or sample first reshuffles the face-down cards. */
+ * order: each playout or sample first reshuffles the face-down cards.
+ * Apart from them, clairvoyant sees the stock (calcsolve_nested): not a
+ * player, but a bound on what any player could win. */
 #ifndef YOMI_CALCPLAY_H
 #define YOMI_CALCPLAY_H
 
@@ -13,7 +15,14 @@
 #include "mcts.h"
 #include "rng.h"
 
-typedef enum { CALCPLAY_RANDOM, CALCPLAY_GREEDY, CALCPLAY_MCTS, CALCPLAY_SIMPLE, CALCPLAY_BEST } calcplay_kind;
+typedef enum {
+	CALCPLAY_RANDOM,
+	CALCPLAY_GREEDY,
+	CALCPLAY_MCTS,
+	CALCPLAY_SIMPLE,
+	CALCPLAY_BEST,
+	CALCPLAY_CLAIRVOYANT
+} calcplay_kind;
 
 /* Positions best's endgame search may expand per sampled order and
  * placement. An order it cannot settle counts as lost, so past about 14
@@ -36,7 +45,7 @@ typedef struct {
 	double ucb;
 	uint32_t threshold;
 	double bad;         /* reward for two cards left; < 0: binary reward */
-	int level, width;   /* simple */
+	int level, width;   /* simple; level: clairvoyant's nesting too */
 	int endgame;        /* best: solve sampled orders from this many unseen */
 	uint32_t samples;   /* best: orders sampled per candidate there */
 	int exact;          /* best: exact information-set search from this many unseen */
@@ -44,6 +53,9 @@ typedef struct {
 	mcts_tree tree;
 	calcsolve solver;   /* best, set up on first use */
 	calcsolve exact_solver, all_solver;
+	calcsolve_line line; /* clairvoyant: the line it follows, */
+	int line_at;         /* the next move's index in it */
+	calc_state line_next; /* and the position that move is for */
 } calcplay;
 
 /* The reward of a finished game: 1 for success; with B >= 0 the seed's

@@ -1,5 +1,6 @@
 #include "calcsolve.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -397,4 +398,65 @@ bool calcsolve_expect(calcsolve *sv, const calc_state *s, int n, uint64_t budget
 			top = x;
 	}
 	return true;
+}
+
+/* The greedy rule's line from S, move by move. */
+static void greedy_line(calc_state *s, calcsolve_line *line)
+{
+	line->n = 0;
+	while (!calc_over(s)) {
+		int m = calc_greedy_move(s);
+		calc_play(s, m);
+		line->move[line->n++] = (uint8_t)m;
+	}
+	line->rest = calc_rest(s);
+}
+
+/* What S's greedy line leaves, by the fast playout: the nested search
+ * scores millions of lines and writes out only the few that beat the
+ * best so far. */
+static int greedy_rest(const calc_state *s)
+{
+	calc_state c = *s;
+	calc_greedy_playout(&c);
+	return calc_rest(&c);
+}
+
+void calcsolve_nested(const calc_state *start, int level, calcsolve_line *best)
+{
+	calc_state s = *start;
+	calc_turn(&s); /* the position may wait on the next card */
+	if (!level || calc_over(&s)) {
+		greedy_line(&s, best);
+		return;
+	}
+	/* best->move[0..played) are the moves made so far: a line that
+	 * beats the best replaces only what follows them. */
+	best->n = 0;
+	best->rest = INT_MAX;
+	calcsolve_line sub;
+	for (int played = 0; !calc_over(&s) && best->rest; played++) {
+		int moves[CALC_MAX_MOVES], n = calc_moves(&s, moves, true);
+		for (int i = 0; i < n && best->rest; i++) {
+			calc_state c = s;
+			calc_play(&c, moves[i]);
+			int rest = level > 1 ? (calcsolve_nested(&c, level - 1, &sub), sub.rest)
+					     : greedy_rest(&c);
+			if (rest >= best->rest)
+				continue;
+			if (level == 1) {
+				greedy_line(&c, &sub);
+#ifdef YOMI_DEBUG
+				if (sub.rest != rest)
+					die("calcsolve_nested: the fast playout left %d, the greedy line %d",
+					    rest, sub.rest);
+#endif
+			}
+			best->move[played] = (uint8_t)moves[i];
+			memcpy(best->move + played + 1, sub.move, (size_t)sub.n);
+			best->n = played + 1 + sub.n;
+			best->rest = sub.rest;
+		}
+		calc_play(&s, best->move[played]);
+	}
 }

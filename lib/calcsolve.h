@@ -57,4 +57,21 @@ int calcsolve_run(calcsolve *sv, const calc_state *s, uint64_t budget, int *move
 bool calcsolve_expect(calcsolve *sv, const calc_state *s, int n, uint64_t budget, bool all,
 		      double *v);
 
+/* A line of play and the cards it leaves on the piles (0: won). Every
+ * card moves at most twice, from the hand and off a pile. */
+enum { CALCSOLVE_LINE_MAX = 2 * 52 };
+typedef struct {
+	int n, rest;
+	uint8_t move[CALCSOLVE_LINE_MAX];
+} calcsolve_line;
+
+/* The best line from S (not necessarily over) found by nested search with
+ * the stock known: level 0 is the greedy rule's line; level L plays on
+ * from S, at each position trying every distinct move followed by a
+ * level L-1 search, and follows the best line found so far (nested Monte
+ * Carlo search over deterministic playouts). It stops at the first win.
+ * A won line proves S winnable; a lost one proves nothing. The line
+ * starts with S's next card turned, if S waits on it. */
+void calcsolve_nested(const calc_state *s, int level, calcsolve_line *line);
+
 #endif

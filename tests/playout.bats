@@ -274,7 +274,7 @@ WIN=23456789TJQK468TQA3579JK69Q258JA47TK8Q37J26TA59K
 }
 
 @test "calc: shards reproduce the unsplit run for every policy" {
-	for p in "--policy random" "--policy greedy" "--policy mcts --playouts 30" "--policy simple --level 1 --width 2" "--policy best --playouts 3 --samples 4"; do
+	for p in "--policy random" "--policy greedy" "--policy mcts --playouts 30" "--policy simple --level 1 --width 2" "--policy best --playouts 3 --samples 4" "--policy clairvoyant --level 1"; do
 		playout -g calc -n 6 --seed 3 --moves $p > all.csv
 		{ playout -g calc -n 2 --seed 3 --moves $p; playout -g calc --first-game 3 -n 4 --seed 3 --moves $p | tail -n +2; } > shards.csv
 		run cmp all.csv shards.csv
@@ -311,6 +311,25 @@ success, 0 cards left"
 	# Rest is never 1.
 	run bash -c "playout -g calc -n 3000 --policy greedy -q | awk -F, 'NR > 1 && \$6 == 1' | wc -l"
 	assert_output "0"
+}
+
+@test "calc: clairvoyant sees the stock: DOWN is won three levels deep, and deals best loses" {
+	# Four of each rank from K down: greedy (level 0) buries everything.
+	printf 'deck\n%s\n' KKKKQQQQJJJJTTTT99998888777766665555444333222AAA > down.csv
+	run bash -c "for l in 0 1 2 3; do playout -g calc --policy clairvoyant --level \$l down.csv | tail -1; done"
+	assert_output "1,1,1,standard,clairvoyant:0,0,40,52
+1,1,1,standard,clairvoyant:1,0,34,56
+1,1,1,standard,clairvoyant:2,0,19,69
+1,1,1,standard,clairvoyant:3,1,0,87"
+	run playout -g calc --policy clairvoyant --moves down.csv
+	assert_line --index 1 --regexp '^1,1,1,standard,clairvoyant:3,1,0,87,K>W1 K>W2 K>W1 K>W1 Q>W2 .* W2>F1 W2>F1$'
+	# Level 0 is the greedy rule's game.
+	run bash -c "playout -g calc -n 50 --seed 4 --policy clairvoyant --level 0 --moves | cut -d, -f5- | md5sum"
+	assert_output "$(playout -g calc -n 50 --seed 4 --policy greedy --moves | cut -d, -f5- | md5sum)"
+	# Deal 1 of seed 1, which best loses with 16 cards left, can be won.
+	run playout -g calc --policy clairvoyant -n 1
+	assert_output "game,seed,variant,policy,success,rest,steps
+1,1,standard,clairvoyant:3,1,0,83"
 }
 
 @test "calc: best's endgame searches (sampled orders, exact chances, every move) change its play" {
@@ -364,7 +383,7 @@ success, 0 cards left"
 	assert_output --partial "nodeck.csv"
 	run playout -g calc --policy alpha
 	assert_failure 2
-	assert_line --index 0 "playout: invalid --policy 'alpha': expected one of random, greedy, mcts, simple, best"
+	assert_line --index 0 "playout: invalid --policy 'alpha': expected one of random, greedy, mcts, simple, best, clairvoyant"
 	run playout -g calc --variant easy
 	assert_failure 2
 	assert_line --index 0 "playout: invalid --variant 'easy': expected one of standard, no-foundations, three-piles"

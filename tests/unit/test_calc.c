@@ -129,14 +129,32 @@ int main(void)
 		      calcsolve_run(&eager, &s, 0, &first) == CALCSOLVE_WON && first == CALC_MOVE(0, 0),
 	      "WIN: both solvers win, eagerly starting 2>F1");
 
-	/* A deck no simple play wins (whether perfect play can is open: the
-	 * solvers give up on it). */
+	/* A deck no simple play wins, though it can be won: the solvers give
+	 * up on it, and nested search with the stock known finds a win only
+	 * three levels deep (its line replays through the rules). */
 	s = deal(DOWN, 0);
 	CHECK(calcsolve_run(&eager, &s, 1000, NULL) == CALCSOLVE_UNKNOWN && eager.nodes == 1000,
 	      "DOWN: the eager solver gives up after its budget");
+	int down_rest[4];
+	bool down_replays = true;
+	for (int level = 0; level < 4; level++) {
+		calcsolve_line line;
+		calcsolve_nested(&s, level, &line);
+		calc_state t = s;
+		for (int i = 0; i < line.n && down_replays; i++) {
+			down_replays = calc_legal(&t, line.move[i]);
+			calc_play(&t, line.move[i]);
+		}
+		down_replays = down_replays && calc_over(&t) && calc_rest(&t) == line.rest;
+		down_rest[level] = line.rest;
+	}
+	CHECK(down_replays && down_rest[0] == 40 && down_rest[1] == 34 && down_rest[2] == 19 &&
+		      down_rest[3] == 0,
+	      "DOWN: nested levels 0-3 leave 40, 34, 19, 0 cards (%d %d %d %d)", down_rest[0],
+	      down_rest[1], down_rest[2], down_rest[3]);
 	calc_greedy_playout(&s);
-	CHECK(!calc_success(&s) && calc_over(&s) && calc_rest(&s) > 1, "DOWN: greedy fails (rest %d)",
-	      calc_rest(&s));
+	CHECK(!calc_success(&s) && calc_over(&s) && calc_rest(&s) == down_rest[0],
+	      "DOWN: greedy fails as nested level 0 does (rest %d)", calc_rest(&s));
 	int wins = 0;
 	rng_t rd;
 	for (int i = 0; i < 1000; i++) {
@@ -355,6 +373,7 @@ int main(void)
 		{.kind = CALCPLAY_MCTS, .playouts = 50, .ucb = 0.5, .threshold = 5, .bad = 0.05},
 		{.kind = CALCPLAY_SIMPLE, .level = 2, .width = 2, .bad = -1},
 		{.kind = CALCPLAY_BEST, .playouts = 4, .endgame = 16, .samples = 4},
+		{.kind = CALCPLAY_CLAIRVOYANT, .level = 1},
 	};
 	for (size_t p = 0; p < sizeof pl / sizeof *pl; p++) {
 		for (int i = 0; i < 3; i++) {
@@ -373,7 +392,7 @@ int main(void)
 		}
 		calcplay_free(&pl[p]);
 	}
-	CHECK(!illegal, "random, greedy, mcts, simple and best play only legal moves");
+	CHECK(!illegal, "random, greedy, mcts, simple, best and clairvoyant play only legal moves");
 
 	/* No player's move depends on the order of the face-down cards: the
 	 * same generator on the same position with the unseen cards
