@@ -393,6 +393,16 @@ int main(void)
 		calcplay_free(&pl[p]);
 	}
 	CHECK(!illegal, "random, greedy, mcts, simple, best and clairvoyant play only legal moves");
+	/* Clairvoyant follows its line only while the game does: asked about
+	 * another deal, it searches again. */
+	calcplay cv = {.kind = CALCPLAY_CLAIRVOYANT, .level = 1};
+	s = deal(DOWN, 0);
+	int cv_down = calcplay_move(&cv, &s, &r);
+	s = deal(WIN, 0);
+	int cv_win = calcplay_move(&cv, &s, &r);
+	CHECK(cv_down == CALC_MOVE(0, 4) && cv_win == CALC_MOVE(0, 0),
+	      "clairvoyant: K>W1 on DOWN, then 2>F1 on WIN (%d, %d)", cv_down, cv_win);
+	calcplay_free(&cv);
 
 	/* No player's move depends on the order of the face-down cards: the
 	 * same generator on the same position with the unseen cards
