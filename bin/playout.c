@@ -62,6 +62,9 @@ static const char usage_text[] =
 	"      --exact-all A     best: from A cards unseen on (default 6; 0: never),\n"
 	"                        the exact search weighs every move: a card may\n"
 	"                        wait on a pile while a foundation wants it\n"
+	"      --hold H          best: from H cards unseen on (default 12; 0:\n"
+	"                        never), a card that fits a foundation may also\n"
+	"                        wait on a pile: every move is a candidate\n"
 	"      --reward R        mcts and simple: binary (default) or rest:B (B for\n"
 	"                        two cards left, falling to 0 at 25)\n"
 	"      --level L         simple: plies expanded; clairvoyant: levels of\n"
@@ -72,7 +75,8 @@ static const char usage_text[] =
 enum {
 	OPT_SEED = 256, OPT_FIRST, OPT_MOVES, OPT_BLACK, OPT_WHITE, OPT_UCB, OPT_THRESHOLD,
 	OPT_PER_MOVE, OPT_PERFT, OPT_SHOW, OPT_POLICY, OPT_VARIANT, OPT_PLAYOUTS, OPT_REWARD,
-	OPT_LEVEL, OPT_WIDTH, OPT_ENDGAME, OPT_SAMPLES, OPT_EXACT, OPT_EXACT_ALL
+	OPT_LEVEL, OPT_WIDTH, OPT_ENDGAME, OPT_SAMPLES, OPT_EXACT, OPT_EXACT_ALL,
+	OPT_HOLD
 };
 
 static const struct option long_opts[] = {
@@ -98,6 +102,7 @@ static const struct option long_opts[] = {
 	{"samples", required_argument, NULL, OPT_SAMPLES},
 	{"exact", required_argument, NULL, OPT_EXACT},
 	{"exact-all", required_argument, NULL, OPT_EXACT_ALL},
+	{"hold", required_argument, NULL, OPT_HOLD},
 	{"quiet", no_argument, NULL, 'q'},
 	CLI_LONG_OPTIONS,
 	{NULL, 0, NULL, 0},
@@ -143,8 +148,8 @@ static int calc_main(calcrun_opts *c, int64_t playouts, bool playouts_set)
 		break;
 	case CALCPLAY_BEST:
 		p->playouts = playouts_set ? (uint32_t)playouts : 128;
-		snprintf(name, sizeof name, "best:%u/%dx%u/%d/%d", p->playouts, p->endgame,
-			 p->samples, p->exact, p->exact_all);
+		snprintf(name, sizeof name, "best:%u/%dx%u/%d/%d/%d", p->playouts, p->endgame,
+			 p->samples, p->hold, p->exact, p->exact_all);
 		break;
 	case CALCPLAY_SIMPLE:
 		snprintf(name, sizeof name, "simple:%dx%d", p->level, p->width);
@@ -169,7 +174,7 @@ int main(int argc, char **argv)
 						     "clairvoyant", NULL};
 	int game = 0;
 	calcrun_opts co = {.player = {.bad = -1, .level = 3, .width = 5, .endgame = 20, .samples = 32,
-				     .exact = 8, .exact_all = 6}};
+				     .exact = 8, .exact_all = 6, .hold = 12}};
 	int64_t playouts = 10000;
 	bool playouts_set = false, calc_only = false;
 	othrun_opts o = {.seed = 1, .first = 1, .games = 1, .black = "random", .white = "random"};
@@ -196,6 +201,7 @@ int main(int argc, char **argv)
 			co.player.exact_all = (int)opt_i64("--exact-all", optarg, 0, 52);
 			calc_only = true;
 			break;
+		case OPT_HOLD: co.player.hold = (int)opt_i64("--hold", optarg, 0, 52); calc_only = true; break;
 		case OPT_SAMPLES:
 			co.player.samples = (uint32_t)opt_i64("--samples", optarg, 1, 1000000);
 			calc_only = true;
@@ -243,7 +249,7 @@ int main(int argc, char **argv)
 	}
 	if (calc_only)
 		die_usage("--policy, --variant, --playouts, --reward, --level, --width, --endgame, "
-			  "--samples, --exact and --exact-all are for --game calc");
+			  "--samples, --exact, --exact-all and --hold are for --game calc");
 	if ((o.per_move > 0) + (o.perft > 0) + o.show > 1)
 		die_usage("--per-move, --perft and --show are separate modes: choose one");
 	if ((o.per_move || o.perft) && (players || o.moves || o.games_set))

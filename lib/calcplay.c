@@ -366,7 +366,8 @@ static int exact_filter(calcsolve *sv, bool exact, const calc_state *s, int *mov
  * keeps those of the highest chance of perfect play. Otherwise, when a
  * card can go to a foundation only such moves are candidates (moving a
  * card up seldom blocks anything, and the search that could tell would
- * be too big); at most p->exact cards unseen, exact_filter over eager
+ * be too big), unless at most p->hold cards are unseen, where the
+ * searches below can tell; at most p->exact cards unseen, exact_filter over eager
  * lines keeps the best of them; failing that (too big a search, or every
  * move lost), at most p->endgame cards unseen, endgame_filter keeps the
  * candidates that score most on sampled orders. The rest is decided by
@@ -384,7 +385,7 @@ static int best_move(calcplay *p, const calc_state *s, rng_t *r)
 		kept = exact_filter(&p->all_solver, true, s, moves, n);
 	if (kept < 0)
 		kept = 0; /* all lose: play on as if the search had failed */
-	if (!kept) {
+	if (!kept && !(p->hold && unseen <= p->hold)) {
 		int nf = 0;
 		for (int i = 0; i < n; i++)
 			if (CALC_TO(moves[i]) < 4)

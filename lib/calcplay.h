@@ -50,6 +50,8 @@ typedef struct {
 	uint32_t samples;   /* best: orders sampled per candidate there */
 	int exact;          /* best: exact information-set search from this many unseen */
 	int exact_all;      /* best: the same over every move, not eager lines */
+	int hold;           /* best: from this many unseen on, a card that fits a
+			     * foundation may also wait: every move a candidate */
 	mcts_tree tree;
 	calcsolve solver;   /* best, set up on first use */
 	calcsolve exact_solver, all_solver;

@@ -307,7 +307,7 @@ success, 0 cards left"
 	run bash -c "playout -g calc -n 1 --policy simple --level 2 --width 3 | cut -d, -f4 | tail -1"
 	assert_output "simple:2x3"
 	run bash -c "playout -g calc -n 1 --policy best | cut -d, -f4 | tail -1"
-	assert_output "best:128/20x32/8/6"
+	assert_output "best:128/20x32/12/8/6"
 	# Rest is never 1.
 	run bash -c "playout -g calc -n 3000 --policy greedy -q | awk -F, 'NR > 1 && \$6 == 1' | wc -l"
 	assert_output "0"
@@ -332,29 +332,37 @@ success, 0 cards left"
 1,1,standard,clairvoyant:3,1,0,83"
 }
 
-@test "calc: best's endgame searches (sampled orders, exact chances, every move) change its play" {
+@test "calc: best's endgame searches (holds, sampled orders, exact chances, every move) change its play" {
 	best="playout -g calc --seed 7 --policy best --playouts 8 --samples 8 -q -n 1"
-	# Deal 10 is won only with the search of every move (--exact-all) at the end.
-	run $best --first-game 10
+	# Deal 133 is won only when a card that fits a foundation may wait (--hold).
+	run $best --first-game 133
 	assert_output "game,seed,variant,policy,success,rest,steps
-10,7,standard,best:8/20x8/8/6,1,0,77"
-	run $best --first-game 10 --exact-all 0
+133,7,standard,best:8/20x8/12/8/6,1,0,83"
+	run $best --first-game 133 --hold 0
 	assert_output "game,seed,variant,policy,success,rest,steps
-10,7,standard,best:8/20x8/8/0,0,7,68"
+133,7,standard,best:8/20x8/0/8/6,0,15,61"
+	# Without holds: deal 10 is won only with the search of every move
+	# (--exact-all) at the end.
+	run $best --first-game 10 --hold 0
+	assert_output "game,seed,variant,policy,success,rest,steps
+10,7,standard,best:8/20x8/0/8/6,1,0,77"
+	run $best --first-game 10 --hold 0 --exact-all 0
+	assert_output "game,seed,variant,policy,success,rest,steps
+10,7,standard,best:8/20x8/0/8/0,0,7,68"
 	# Deal 25 is won only by the exact chances at 8 unseen or fewer.
-	run $best --first-game 25 --exact-all 0
+	run $best --first-game 25 --hold 0 --exact-all 0
 	assert_output "game,seed,variant,policy,success,rest,steps
-25,7,standard,best:8/20x8/8/0,1,0,81"
-	run $best --first-game 25 --exact 0 --exact-all 0
+25,7,standard,best:8/20x8/0/8/0,1,0,81"
+	run $best --first-game 25 --hold 0 --exact 0 --exact-all 0
 	assert_output "game,seed,variant,policy,success,rest,steps
-25,7,standard,best:8/20x8/0/0,0,8,71"
+25,7,standard,best:8/20x8/0/0/0,0,8,71"
 	# Deal 6 is won by the sampled orders, lost by rollouts alone.
-	run $best --first-game 6 --exact 0 --exact-all 0
+	run $best --first-game 6 --hold 0 --exact 0 --exact-all 0
 	assert_output "game,seed,variant,policy,success,rest,steps
-6,7,standard,best:8/20x8/0/0,1,0,76"
-	run $best --first-game 6 --endgame 0 --exact 0 --exact-all 0
+6,7,standard,best:8/20x8/0/0/0,1,0,76"
+	run $best --first-game 6 --hold 0 --endgame 0 --exact 0 --exact-all 0
 	assert_output "game,seed,variant,policy,success,rest,steps
-6,7,standard,best:8/0x8/0/0,0,11,66"
+6,7,standard,best:8/0x8/0/0/0,0,11,66"
 }
 
 @test "calc: bad decks and options" {
@@ -406,18 +414,24 @@ success, 0 cards left"
 	run playout -g calc --exact-all -1
 	assert_failure 2
 	assert_line --index 0 "playout: invalid --exact-all '-1': expected an integer from 0 to 52"
+	run playout -g calc --hold 53
+	assert_failure 2
+	assert_line --index 0 "playout: invalid --hold '53': expected an integer from 0 to 52"
 	run playout -g calc --perft 3
 	assert_failure 2
 	assert_line --index 0 "playout: --black, --white, --per-move and --perft are for --game othello"
 	run playout --policy greedy
 	assert_failure 2
-	assert_line --index 0 "playout: --policy, --variant, --playouts, --reward, --level, --width, --endgame, --samples, --exact and --exact-all are for --game calc"
+	assert_line --index 0 "playout: --policy, --variant, --playouts, --reward, --level, --width, --endgame, --samples, --exact, --exact-all and --hold are for --game calc"
 	run playout --samples 5
 	assert_failure 2
 	run playout --exact 5
 	assert_failure 2
-	assert_line --index 0 "playout: --policy, --variant, --playouts, --reward, --level, --width, --endgame, --samples, --exact and --exact-all are for --game calc"
+	assert_line --index 0 "playout: --policy, --variant, --playouts, --reward, --level, --width, --endgame, --samples, --exact, --exact-all and --hold are for --game calc"
 	run playout --exact-all 5
 	assert_failure 2
-	assert_line --index 0 "playout: --policy, --variant, --playouts, --reward, --level, --width, --endgame, --samples, --exact and --exact-all are for --game calc"
+	assert_line --index 0 "playout: --policy, --variant, --playouts, --reward, --level, --width, --endgame, --samples, --exact, --exact-all and --hold are for --game calc"
+	run playout --hold 5
+	assert_failure 2
+	assert_line --index 0 "playout: --policy, --variant, --playouts, --reward, --level, --width, --endgame, --samples, --exact, --exact-all and --hold are for --game calc"
 }

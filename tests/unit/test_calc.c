@@ -412,7 +412,7 @@ int main(void)
 		{.kind = CALCPLAY_MCTS, .playouts = 40, .ucb = 0.5, .threshold = 2, .bad = 0.05},
 		{.kind = CALCPLAY_SIMPLE, .level = 3, .width = 2, .bad = 0.05},
 		{.kind = CALCPLAY_BEST, .playouts = 8, .endgame = 16, .samples = 4, .exact = 8,
-		 .exact_all = 5},
+		 .exact_all = 5, .hold = 12},
 	};
 	int seeing = 0, asked = 0;
 	for (size_t p = 0; p < sizeof blind / sizeof *blind; p++) {
