@@ -17,7 +17,7 @@ YOMI_LIBS = -lcsv -lz -lm
 
 PROGRAMS = wordload chain-greedy chain-lookahead summarize nimtable playout
 BINS = $(PROGRAMS:%=bin/%)
-LIB_SRC = $(wildcard lib/*.c)
+LIB_SRC = $(wildcard lib/*/*.c)
 LIB_OBJ = $(LIB_SRC:.c=.o)
 UNIT_SRC = $(wildcard tests/unit/*.c)
 UNIT_BIN = $(UNIT_SRC:.c=)
@@ -83,7 +83,7 @@ uninstall:
 	rm -f $(PROGRAMS:%=$(DESTDIR)$(BINDIR)/%) $(PROGRAMS:%=$(DESTDIR)$(MANDIR)/%.1)
 
 clean:
-	rm -rf lib/*.o lib/*.d lib/libyomi.a $(BINS) bin/*.d $(UNIT_BIN) tests/unit/*.d $(BENCH_BIN) tests/bench/*.d build
+	rm -rf lib/*/*.o lib/*/*.d lib/libyomi.a $(BINS) bin/*.d $(UNIT_BIN) tests/unit/*.d $(BENCH_BIN) tests/bench/*.d build
 
 # Installs, only when missing, the Debian packages the project needs.
 deps:

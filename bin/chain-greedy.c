@@ -1,7 +1,7 @@
 /* chain-greedy: the greedy shiritori player (options and modes in lib/chaincli). */
-#include "chaincli.h"
+#include "run/chainrun.h"
 
 int main(int argc, char **argv)
 {
-	return chaincli_main(argc, argv, CHAIN_GREEDY);
+	return chainrun_main(argc, argv, CHAIN_GREEDY);
 }

@@ -5,11 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
-#include "heap.h"
-#include "input.h"
-#include "rng.h"
-#include "util.h"
+#include "core/cli.h"
+#include "nim/nim.h"
+#include "core/input.h"
+#include "core/rng.h"
+#include "core/util.h"
 
 static const char usage_text[] =
 	"Usage: %s [OPTION]... [GAME]\n"
@@ -78,15 +78,15 @@ static uint64_t parse_size(const char *arg)
 	return v * mul;
 }
 
-static void put_position(out_t *o, const uint32_t *h, int m)
+static void put_position(output *o, const uint32_t *h, int m)
 {
 	for (int i = 0; i < m; i++)
-		out_int(o, h[i]);
+		output_int(o, h[i]);
 }
 
-static void put_move(out_t *o, const uint32_t *h, int m)
+static void put_move(output *o, const uint32_t *h, int m)
 {
-	char b[HEAP_MAX_HEAPS * 12], *p = b;
+	char b[NIM_MAX_HEAPS * 12], *p = b;
 	for (int i = 0; i < m; i++) {
 		char d[12], *e = d + sizeof d, *q = e;
 		uint32_t v = h[i];
@@ -99,42 +99,42 @@ static void put_move(out_t *o, const uint32_t *h, int m)
 		memcpy(p, q, (size_t)(e - q));
 		p += e - q;
 	}
-	out_field_n(o, b, (size_t)(p - b));
+	output_field_n(o, b, (size_t)(p - b));
 }
 
-static void heap_columns(out_t *o, int m)
+static void nim_columns(output *o, int m)
 {
 	char name[16];
 	for (int i = 0; i < m; i++) {
 		snprintf(name, sizeof name, "h%d", i + 1);
-		out_field(o, name);
+		output_field(o, name);
 	}
 }
 
 /* The header of --advise output. */
-static void advise_header(out_t *o, int m)
+static void advise_header(output *o, int m)
 {
-	heap_columns(o, m);
-	out_field(o, "outcome");
-	out_field(o, "move");
-	out_end_row(o);
+	nim_columns(o, m);
+	output_field(o, "outcome");
+	output_field(o, "move");
+	output_end_row(o);
 }
 
-static void header(out_t *o, int m, bool p_only)
+static void header(output *o, int m, bool p_only)
 {
-	heap_columns(o, m);
+	nim_columns(o, m);
 	if (!p_only) {
-		out_field(o, "outcome");
-		out_field(o, "grundy");
-		out_field(o, "remoteness");
-		out_field(o, "move");
+		output_field(o, "outcome");
+		output_field(o, "grundy");
+		output_field(o, "remoteness");
+		output_field(o, "move");
 	}
-	out_end_row(o);
+	output_end_row(o);
 }
 
-static void need_memory(const heap_game *g, bool grundy, uint64_t limit)
+static void need_memory(const nim_game *g, bool grundy, uint64_t limit)
 {
-	uint64_t n = heap_positions(g), bytes = heap_solve_bytes(g, grundy);
+	uint64_t n = nim_positions(g), bytes = nim_solve_bytes(g, grundy);
 	if (n == 0 || bytes > limit)
 		die("the table needs %s%.1f GiB (more than --max-memory); use --count or --p-only, or "
 		    "smaller heaps",
@@ -142,58 +142,58 @@ static void need_memory(const heap_game *g, bool grundy, uint64_t limit)
 }
 
 /* The full table from the solver, streamed row by row. */
-static void write_table(const heap_game *g, uint64_t limit, bool p_only, out_t *o)
+static void write_table(const nim_game *g, uint64_t limit, bool p_only, output *o)
 {
 	need_memory(g, !p_only, limit);
-	heap_table *t = heap_solve(g, !p_only);
-	uint32_t h[HEAP_MAX_HEAPS] = {0}, mv[HEAP_MAX_HEAPS];
+	nim_table *t = nim_solve(g, !p_only);
+	uint32_t h[NIM_MAX_HEAPS] = {0}, mv[NIM_MAX_HEAPS];
 	header(o, g->m, p_only);
 	for (uint64_t i = 0; i < t->n; i++) {
 		if (!p_only || !t->outcome[i]) {
 			put_position(o, h, g->m);
 			if (!p_only) {
-				out_field(o, t->outcome[i] ? "N" : "P");
+				output_field(o, t->outcome[i] ? "N" : "P");
 				if (t->grundy)
-					out_int(o, t->grundy[i]);
+					output_int(o, t->grundy[i]);
 				else
-					out_na(o);
-				out_int(o, t->rem[i]);
+					output_na(o);
+				output_int(o, t->rem[i]);
 				/* Nim's winning move by Bouton's rule (tests check it
 				 * lands on the solver's P positions); others by search. */
 				bool found = false;
-				if (t->outcome[i] && g->kind == HEAP_NIM) {
+				if (t->outcome[i] && g->kind == NIM_NIM) {
 					memcpy(mv, h, sizeof mv);
-					found = heap_bouton_move(mv, g->m, g->misere);
+					found = nim_bouton_move(mv, g->m, g->misere);
 				} else if (t->outcome[i]) {
-					uint64_t w = heap_winning_move(t, i);
-					if ((found = w != HEAP_NONE))
-						heap_decode(g, w, mv);
+					uint64_t w = nim_winning_move(t, i);
+					if ((found = w != NIM_NONE))
+						nim_decode(g, w, mv);
 				}
 				if (found)
 					put_move(o, mv, g->m);
 				else
-					out_na(o);
+					output_na(o);
 			}
-			out_end_row(o);
+			output_end_row(o);
 		}
 		for (int k = 0; k < g->m && ++h[k] > g->max[k]; k++)
 			h[k] = 0;
 	}
-	heap_table_free(t);
+	nim_table_free(t);
 }
 
 /* Nim's P positions by Bouton's rule, without a table. */
-static void nim_p_only(const heap_game *g, out_t *o)
+static void nim_p_only(const nim_game *g, output *o)
 {
-	uint32_t h[HEAP_MAX_HEAPS] = {0};
-	uint64_t n = heap_positions(g);
+	uint32_t h[NIM_MAX_HEAPS] = {0};
+	uint64_t n = nim_positions(g);
 	if (n == 0)
 		die("too many positions");
 	header(o, g->m, true);
 	for (uint64_t i = 0; i < n; i++) {
-		if (heap_bouton_p(h, g->m, g->misere)) {
+		if (nim_bouton_p(h, g->m, g->misere)) {
 			put_position(o, h, g->m);
-			out_end_row(o);
+			output_end_row(o);
 		}
 		for (int k = 0; k < g->m && ++h[k] > g->max[k]; k++)
 			h[k] = 0;
@@ -208,14 +208,14 @@ static int cmp_u64(const void *a, const void *b)
 
 /* Wythoff's P positions within the bounds from the Beatty pairs (misere:
  * the same but for the six small positions tests/unit/test_heap.c names). */
-static uint64_t *wythoff_p(const heap_game *g, size_t *count)
+static uint64_t *wythoff_p(const nim_game *g, size_t *count)
 {
 	uint64_t w0 = (uint64_t)g->max[0] + 1;
 	size_t cap = 64, n = 0;
 	uint64_t *v = xmalloc(cap * sizeof *v);
 	for (uint64_t k = 0;; k++) {
 		uint64_t a, b;
-		heap_wythoff_pair(k, &a, &b);
+		nim_wythoff_pair(k, &a, &b);
 		if (a > g->max[0] && a > g->max[1])
 			break;
 		uint64_t pair[2][2] = {{a, b}, {b, a}};
@@ -242,37 +242,37 @@ static uint64_t *wythoff_p(const heap_game *g, size_t *count)
 	return v;
 }
 
-static void write_count(const heap_game *g, uint64_t limit, out_t *o)
+static void write_count(const nim_game *g, uint64_t limit, output *o)
 {
-	uint64_t n = heap_positions(g), p = 0;
+	uint64_t n = nim_positions(g), p = 0;
 	if (n == 0)
 		die("too many positions to count");
-	if (g->kind == HEAP_NIM) {
-		uint32_t h[HEAP_MAX_HEAPS] = {0};
+	if (g->kind == NIM_NIM) {
+		uint32_t h[NIM_MAX_HEAPS] = {0};
 		for (uint64_t i = 0; i < n; i++) {
-			p += heap_bouton_p(h, g->m, g->misere);
+			p += nim_bouton_p(h, g->m, g->misere);
 			for (int k = 0; k < g->m && ++h[k] > g->max[k]; k++)
 				h[k] = 0;
 		}
-	} else if (g->kind == HEAP_WYTHOFF) {
+	} else if (g->kind == NIM_WYTHOFF) {
 		size_t c;
 		free(wythoff_p(g, &c));
 		p = c;
 	} else {
 		need_memory(g, false, limit);
-		heap_table *t = heap_solve(g, false);
+		nim_table *t = nim_solve(g, false);
 		for (uint64_t i = 0; i < n; i++)
 			p += t->outcome[i] == 0;
-		heap_table_free(t);
+		nim_table_free(t);
 	}
 	static const char *const hdr[] = {"outcome", "count"};
-	out_row(o, hdr, 2);
-	out_field(o, "P");
-	out_int(o, (int64_t)p);
-	out_end_row(o);
-	out_field(o, "N");
-	out_int(o, (int64_t)(n - p));
-	out_end_row(o);
+	output_row(o, hdr, 2);
+	output_field(o, "P");
+	output_int(o, (int64_t)p);
+	output_end_row(o);
+	output_field(o, "N");
+	output_int(o, (int64_t)(n - p));
+	output_end_row(o);
 }
 
 /* The first option of a heap whose Grundy value is TARGET (any option when
@@ -299,46 +299,46 @@ static bool option_with_value(uint32_t a, uint32_t b, void *arg)
 #define OCTAL_SETS 3000000
 #define OCTAL_SETS_HEAP 48 /* about 0.3 s for Kayles; the sets grow like partitions */
 
-static void write_octal(const heap_game *g, out_t *o)
+static void write_octal(const nim_game *g, output *o)
 {
 	uint32_t n = g->max[0];
-	uint32_t *v = g->misere ? NULL : heap_octal_grundy(g, n);
+	uint32_t *v = g->misere ? NULL : nim_octal_grundy(g, n);
 	uint8_t *outcome = xmalloc((size_t)n + 1);
 	uint32_t *rem = xmalloc(((size_t)n + 1) * sizeof *rem);
 	char(*mv)[16] = xmalloc(((size_t)n + 1) * sizeof *mv);
-	bool sets = n <= OCTAL_SETS_HEAP && heap_octal_sets(g, n, OCTAL_SETS, outcome, rem, mv);
+	bool sets = n <= OCTAL_SETS_HEAP && nim_octal_sets(g, n, OCTAL_SETS, outcome, rem, mv);
 	if (!sets && g->misere)
 		die("misere play needs the game on sets of heaps, tabled up to heap %d; use a smaller --max",
 		    OCTAL_SETS_HEAP);
 	static const char *const hdr[] = {"h1", "outcome", "grundy", "remoteness", "move"};
-	out_row(o, hdr, 5);
+	output_row(o, hdr, 5);
 	for (uint32_t h = 0; h <= n; h++) {
-		out_int(o, h);
+		output_int(o, h);
 		if (sets) {
-			out_field(o, outcome[h] ? "N" : "P");
+			output_field(o, outcome[h] ? "N" : "P");
 		} else {
-			out_field(o, v[h] ? "N" : "P");
+			output_field(o, v[h] ? "N" : "P");
 			option_t want = {.v = v, .target = 0};
 			mv[h][0] = '\0';
-			if (v[h] && heap_octal_options(g, h, option_with_value, &want))
-				heap_octal_move_text(want.a, want.b, mv[h], sizeof mv[h]);
+			if (v[h] && nim_octal_options(g, h, option_with_value, &want))
+				nim_octal_move_text(want.a, want.b, mv[h], sizeof mv[h]);
 		}
 		if (v)
-			out_int(o, v[h]);
+			output_int(o, v[h]);
 		else
-			out_na(o);
+			output_na(o);
 		if (sets)
-			out_int(o, rem[h]);
+			output_int(o, rem[h]);
 		else
-			out_na(o);
-		out_field(o, mv[h]);
-		out_end_row(o);
+			output_na(o);
+		output_field(o, mv[h]);
+		output_end_row(o);
 	}
 	if (!sets)
 		warn("remoteness left empty: it needs the game on sets of heaps, tabled up to heap %d",
 		     OCTAL_SETS_HEAP);
 	uint32_t per, pre;
-	if (v && heap_octal_period(g, v, n, &per, &pre))
+	if (v && nim_octal_period(g, v, n, &per, &pre))
 		warn("period %u from heap %u on (pre-period %u)", per, pre, pre);
 	else if (v)
 		warn("no period found up to heap %u", n);
@@ -352,8 +352,8 @@ static void write_octal(const heap_game *g, out_t *o)
  * position is the nim-sum of its heaps'; a move on one heap that makes it
  * 0 wins. The move is written with the changed heap in place ("a+b" when
  * it splits). */
-static void octal_advise(const heap_game *g, uint32_t (*pos)[HEAP_MAX_HEAPS], size_t n, int m,
-			 uint64_t seed, out_t *o)
+static void octal_advise(const nim_game *g, uint32_t (*pos)[NIM_MAX_HEAPS], size_t n, int m,
+			 uint64_t seed, output *o)
 {
 	if (g->misere)
 		die_usage("--advise plays octal games in normal play only");
@@ -364,7 +364,7 @@ static void octal_advise(const heap_game *g, uint32_t (*pos)[HEAP_MAX_HEAPS], si
 				top = pos[r][i];
 	if (top > 100000)
 		die("octal heaps up to 100000 only, not %u", top);
-	uint32_t *v = heap_octal_grundy(g, top);
+	uint32_t *v = nim_octal_grundy(g, top);
 	advise_header(o, m);
 	for (size_t r = 0; r < n; r++) {
 		uint32_t *h = pos[r], x = 0;
@@ -374,59 +374,59 @@ static void octal_advise(const heap_game *g, uint32_t (*pos)[HEAP_MAX_HEAPS], si
 		option_t opt = {.v = v};
 		for (int i = 0; i < m && at < 0 && x; i++) {
 			opt.target = v[h[i]] ^ x;
-			if (heap_octal_options(g, h[i], option_with_value, &opt))
+			if (nim_octal_options(g, h[i], option_with_value, &opt))
 				at = i;
 		}
 		if (at < 0) { /* P: a legal move on a random heap that has one */
-			rng_t rng;
-			rng_stream(&rng, seed, r);
+			rng gen;
+			rng_stream(&gen, seed, r);
 			option_t any = {0};
 			int movable = 0;
 			for (int i = 0; i < m; i++)
-				movable += heap_octal_options(g, h[i], option_with_value, &any);
+				movable += nim_octal_options(g, h[i], option_with_value, &any);
 			if (movable) {
-				int pick = (int)rng_below(&rng, (uint64_t)movable);
+				int pick = (int)rng_below(&gen, (uint64_t)movable);
 				for (int i = 0; i < m && at < 0; i++)
-					if (heap_octal_options(g, h[i], option_with_value, &any) && pick-- == 0)
+					if (nim_octal_options(g, h[i], option_with_value, &any) && pick-- == 0)
 						at = i, opt = any;
 			}
 		}
 		put_position(o, h, m);
-		out_field(o, x ? "N" : "P");
+		output_field(o, x ? "N" : "P");
 		if (at < 0) {
-			out_na(o);
+			output_na(o);
 		} else {
-			char buf[HEAP_MAX_HEAPS * 24], *p = buf;
+			char buf[NIM_MAX_HEAPS * 24], *p = buf;
 			for (int i = 0; i < m; i++) {
 				if (i)
 					*p++ = ' ';
 				if (i != at)
 					p += sprintf(p, "%u", h[i]);
 				else
-					heap_octal_move_text(opt.a, opt.b, p, 24), p += strlen(p);
+					nim_octal_move_text(opt.a, opt.b, p, 24), p += strlen(p);
 			}
-			out_field(o, buf);
+			output_field(o, buf);
 		}
-		out_end_row(o);
+		output_end_row(o);
 	}
 	free(v);
 }
 
 /* Reads positions for --advise: a header line naming h1..hM, or lines of
  * numbers separated by blanks, commas or tabs. */
-static void advise(heap_game *g, const char *path, uint64_t seed, uint64_t limit, out_t *o)
+static void advise(nim_game *g, const char *path, uint64_t seed, uint64_t limit, output *o)
 {
-	in_file *f = in_open(path);
+	input_file *f = input_open(path);
 	const char *line;
 	size_t len;
-	uint32_t (*pos)[HEAP_MAX_HEAPS] = NULL;
+	uint32_t (*pos)[NIM_MAX_HEAPS] = NULL;
 	long *lines = NULL;
 	size_t n = 0, cap = 0, lcap = 0;
 	int m = -1;
-	while ((line = in_getline(f, &len))) {
+	while ((line = input_getline(f, &len))) {
 		char *s = xstrndup(line, len), *save = NULL;
-		long lineno = in_lineno(f);
-		uint32_t h[HEAP_MAX_HEAPS];
+		long lineno = input_lineno(f);
+		uint32_t h[NIM_MAX_HEAPS];
 		int k = 0;
 		bool header_line = false;
 		for (char *tok = strtok_r(s, " \t,\r\n", &save); tok; tok = strtok_r(NULL, " \t,\r\n", &save)) {
@@ -435,8 +435,8 @@ static void advise(heap_game *g, const char *path, uint64_t seed, uint64_t limit
 				continue;
 			}
 			int64_t v;
-			if (k == HEAP_MAX_HEAPS)
-				die_at(path, lineno, "more than %d heaps", HEAP_MAX_HEAPS);
+			if (k == NIM_MAX_HEAPS)
+				die_at(path, lineno, "more than %d heaps", NIM_MAX_HEAPS);
 			if (!util_parse_i64(tok, 0, MAX_HEAP, &v))
 				die_at(path, lineno, "'%s' is not a heap size from 0 to %u", tok, MAX_HEAP);
 			h[k++] = (uint32_t)v;
@@ -453,20 +453,20 @@ static void advise(heap_game *g, const char *path, uint64_t seed, uint64_t limit
 		memcpy(pos[n], h, sizeof h);
 		lines[n++] = lineno;
 	}
-	in_close(f);
+	input_close(f);
 	if (m < 0)
 		die("%s: no positions to advise on", path);
-	if (g->kind == HEAP_WYTHOFF && m != 2)
+	if (g->kind == NIM_WYTHOFF && m != 2)
 		die("wythoff positions have 2 heaps, not %d", m);
-	if (g->kind == HEAP_OCTAL) {
+	if (g->kind == NIM_OCTAL) {
 		octal_advise(g, pos, n, m, seed, o);
 		free(lines);
 		free(pos);
 		return;
 	}
 	g->m = m;
-	heap_table *t = NULL;
-	if (g->kind != HEAP_NIM) { /* a table just large enough for the input */
+	nim_table *t = NULL;
+	if (g->kind != NIM_NIM) { /* a table just large enough for the input */
 		for (int i = 0; i < m; i++)
 			g->max[i] = 0;
 		for (size_t r = 0; r < n; r++)
@@ -474,62 +474,62 @@ static void advise(heap_game *g, const char *path, uint64_t seed, uint64_t limit
 				if (pos[r][i] > g->max[i])
 					g->max[i] = pos[r][i];
 		need_memory(g, false, limit);
-		t = heap_solve(g, false);
+		t = nim_solve(g, false);
 	}
 	advise_header(o, m);
 	for (size_t r = 0; r < n; r++) {
-		uint32_t *h = pos[r], mv[HEAP_MAX_HEAPS];
+		uint32_t *h = pos[r], mv[NIM_MAX_HEAPS];
 		memcpy(mv, h, sizeof mv);
 		bool win;
 		if (t) {
-			uint64_t idx = heap_encode(g, h), w = heap_winning_move(t, idx);
+			uint64_t idx = nim_encode(g, h), w = nim_winning_move(t, idx);
 			win = t->outcome[idx] == 1;
-			if (w != HEAP_NONE)
-				heap_decode(g, w, mv);
+			if (w != NIM_NONE)
+				nim_decode(g, w, mv);
 		} else {
-			win = !heap_bouton_p(h, m, g->misere);
+			win = !nim_bouton_p(h, m, g->misere);
 			if (win)
-				heap_bouton_move(mv, m, g->misere);
+				nim_bouton_move(mv, m, g->misere);
 		}
 		bool moved = memcmp(mv, h, (size_t)m * sizeof *h) != 0;
 		if (!moved) {
 			/* No winning move: take one or two stones from a random heap
 			 * (of a subtraction game, its smallest amount), which keeps
 			 * the game long and the opponent's chances to err many. */
-			rng_t rng;
-			rng_stream(&rng, seed, r);
+			rng gen;
+			rng_stream(&gen, seed, r);
 			int nonempty = 0;
 			for (int i = 0; i < m; i++)
-				nonempty += h[i] >= (g->kind == HEAP_SUBTRACT ? g->sub[0] : 1);
+				nonempty += h[i] >= (g->kind == NIM_SUBTRACT ? g->sub[0] : 1);
 			if (nonempty) {
-				int pick = (int)rng_below(&rng, (uint64_t)nonempty), i = 0;
+				int pick = (int)rng_below(&gen, (uint64_t)nonempty), i = 0;
 				for (;; i++)
-					if (h[i] >= (g->kind == HEAP_SUBTRACT ? g->sub[0] : 1) && pick-- == 0)
+					if (h[i] >= (g->kind == NIM_SUBTRACT ? g->sub[0] : 1) && pick-- == 0)
 						break;
-				uint32_t take = g->kind == HEAP_SUBTRACT ? g->sub[0]
-					      : h[i] >= 2 && rng_below(&rng, 2) ? 2 : 1;
+				uint32_t take = g->kind == NIM_SUBTRACT ? g->sub[0]
+					      : h[i] >= 2 && rng_below(&gen, 2) ? 2 : 1;
 				mv[i] = h[i] - take;
 				moved = true;
 			}
 		}
 		put_position(o, h, m);
-		out_field(o, win ? "N" : "P");
+		output_field(o, win ? "N" : "P");
 		if (moved)
 			put_move(o, mv, m);
 		else
-			out_na(o);
-		out_end_row(o);
+			output_na(o);
+		output_end_row(o);
 	}
 	(void)lines;
 	free(lines);
 	free(pos);
-	heap_table_free(t);
+	nim_table_free(t);
 }
 
 int main(int argc, char **argv)
 {
 	util_init(argv[0]);
-	heap_game g = {0};
+	nim_game g = {0};
 	int heaps = -1;
 	int64_t max = 10;
 	const char *sizes = NULL;
@@ -539,14 +539,14 @@ int main(int argc, char **argv)
 	int c;
 	while ((c = getopt_long(argc, argv, "m:n:" CLI_SHORT, long_opts, NULL)) != -1) {
 		switch (c) {
-		case 'm': heaps = (int)opt_i64("--heaps", optarg, 1, HEAP_MAX_HEAPS); break;
-		case 'n': max = opt_i64("--max", optarg, 0, MAX_HEAP); break;
+		case 'm': heaps = (int)cli_i64("--heaps", optarg, 1, NIM_MAX_HEAPS); break;
+		case 'n': max = cli_i64("--max", optarg, 0, MAX_HEAP); break;
 		case OPT_SIZES: sizes = optarg; break;
 		case OPT_MISERE: misere = true; break;
 		case OPT_PONLY: p_only = true; break;
 		case OPT_COUNT: count = true; break;
 		case OPT_ADVISE: adv = true; break;
-		case OPT_SEED: seed = opt_u64("--seed", optarg, UINT64_MAX); break;
+		case OPT_SEED: seed = cli_u64("--seed", optarg, UINT64_MAX); break;
 		case OPT_MEM: limit = parse_size(optarg); break;
 		default:
 			if (!cli_option(c, optarg, usage_text, &out))
@@ -555,9 +555,9 @@ int main(int argc, char **argv)
 	}
 	/* GAME, then (with --advise) FILE: an operand is the game if it names one. */
 	const char *spec = "nim";
-	heap_game probe = {0};
+	nim_game probe = {0};
 	const char *why;
-	if (optind < argc && (!adv || heap_parse_game(argv[optind], &probe, &why) || optind < argc - 1))
+	if (optind < argc && (!adv || nim_parse_game(argv[optind], &probe, &why) || optind < argc - 1))
 		spec = argv[optind++];
 	const char *advise_path = optind < argc ? argv[optind++] : "-";
 	if (optind < argc)
@@ -565,7 +565,7 @@ int main(int argc, char **argv)
 	if (p_only + count + adv > 1)
 		die_usage("--p-only, --count and --advise exclude each other");
 	g.misere = misere;
-	if (!heap_parse_game(spec, &g, &why))
+	if (!nim_parse_game(spec, &g, &why))
 		die_usage("invalid game '%s': %s", spec, why);
 	if (sizes) {
 		if (heaps >= 0)
@@ -573,45 +573,45 @@ int main(int argc, char **argv)
 		char *copy = xstrdup(sizes), *save = NULL;
 		int k = 0;
 		for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-			if (k == HEAP_MAX_HEAPS)
-				die_usage("at most %d heaps", HEAP_MAX_HEAPS);
-			g.max[k++] = (uint32_t)opt_i64("--sizes", t, 0, MAX_HEAP);
+			if (k == NIM_MAX_HEAPS)
+				die_usage("at most %d heaps", NIM_MAX_HEAPS);
+			g.max[k++] = (uint32_t)cli_i64("--sizes", t, 0, MAX_HEAP);
 		}
 		free(copy);
 		if (k == 0)
 			die_usage("--sizes needs at least one heap");
 		g.m = k;
 	} else {
-		g.m = heaps >= 0 ? heaps : g.kind == HEAP_WYTHOFF ? 2 : g.kind == HEAP_OCTAL ? 1 : 3;
+		g.m = heaps >= 0 ? heaps : g.kind == NIM_WYTHOFF ? 2 : g.kind == NIM_OCTAL ? 1 : 3;
 		for (int i = 0; i < g.m; i++)
 			g.max[i] = (uint32_t)max;
 	}
-	if (g.kind == HEAP_WYTHOFF && g.m != 2)
+	if (g.kind == NIM_WYTHOFF && g.m != 2)
 		die_usage("wythoff is played on 2 heaps, not %d", g.m);
-	if (g.kind == HEAP_OCTAL && g.m != 1)
+	if (g.kind == NIM_OCTAL && g.m != 1)
 		die_usage("octal games are tabled for one heap, not %d", g.m);
-	out_t *o = out_open(out.path, &out.opts);
+	output *o = output_open(out.path, &out.opts);
 	if (adv) {
 		advise(&g, advise_path, seed, limit, o);
 	} else if (count) {
 		write_count(&g, limit, o);
-	} else if (g.kind == HEAP_OCTAL) {
+	} else if (g.kind == NIM_OCTAL) {
 		write_octal(&g, o);
-	} else if (p_only && g.kind == HEAP_NIM) {
+	} else if (p_only && g.kind == NIM_NIM) {
 		nim_p_only(&g, o);
-	} else if (p_only && g.kind == HEAP_WYTHOFF) {
+	} else if (p_only && g.kind == NIM_WYTHOFF) {
 		size_t n;
 		uint64_t *v = wythoff_p(&g, &n);
 		header(o, 2, true);
 		for (size_t i = 0; i < n; i++) {
-			out_int(o, (int64_t)(v[i] % ((uint64_t)g.max[0] + 1)));
-			out_int(o, (int64_t)(v[i] / ((uint64_t)g.max[0] + 1)));
-			out_end_row(o);
+			output_int(o, (int64_t)(v[i] % ((uint64_t)g.max[0] + 1)));
+			output_int(o, (int64_t)(v[i] / ((uint64_t)g.max[0] + 1)));
+			output_end_row(o);
 		}
 		free(v);
 	} else {
 		write_table(&g, limit, p_only, o);
 	}
-	out_close(o);
+	output_close(o);
 	return 0;
 }

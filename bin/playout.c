@@ -4,11 +4,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "calcrun.h"
-#include "cli.h"
-#include "othplay.h"
-#include "othrun.h"
-#include "util.h"
+#include "run/calcrun.h"
+#include "core/cli.h"
+#include "othello/othelloplay.h"
+#include "run/othellorun.h"
+#include "core/util.h"
 
 static const char usage_text[] =
 	"Usage: %s [--game othello|calc] [OPTIONS] [FILE]...\n"
@@ -108,11 +108,11 @@ static const struct option long_opts[] = {
 	{NULL, 0, NULL, 0},
 };
 
-static void need_player(const char *opt, const char *spec, othplay *p)
+static void need_player(const char *opt, const char *spec, othelloplay *p)
 {
-	if (!othplay_parse(spec, 0.5, 5, p))
+	if (!othelloplay_parse(spec, 0.5, 5, p))
 		die_usage("%s: '%s' is not random, mc:N or mcts:N (1 <= N <= %d)", opt, spec,
-			  OTHPLAY_MAX_PLAYOUTS);
+			  OTHELLOPLAY_MAX_PLAYOUTS);
 }
 
 /* Adds the comma-separated variants of ARG to *V. */
@@ -122,7 +122,7 @@ static void parse_variant(const char *arg, int *v)
 	static const int flags[] = {0, CALC_NOFOUND, CALC_THREE};
 	char *copy = xstrdup(arg);
 	for (char *t = strtok(copy, ","); t; t = strtok(NULL, ","))
-		*v |= flags[opt_choice("--variant", t, names)];
+		*v |= flags[cli_choice("--variant", t, names)];
 	free(copy);
 }
 
@@ -132,7 +132,7 @@ static double parse_reward(const char *arg)
 		return -1;
 	if (strncmp(arg, "rest:", 5))
 		die_usage("--reward: '%s' is not binary or rest:B", arg);
-	return opt_double("--reward rest:B", arg + 5, 0, 1);
+	return cli_double("--reward rest:B", arg + 5, 0, 1);
 }
 
 /* The game's options are checked apart: a calc run takes none of
@@ -177,7 +177,7 @@ int main(int argc, char **argv)
 				     .exact = 8, .exact_all = 6, .hold = 12}};
 	int64_t playouts = 10000;
 	bool playouts_set = false, calc_only = false;
-	othrun_opts o = {.seed = 1, .first = 1, .games = 1, .black = "random", .white = "random"};
+	othellorun_opts o = {.seed = 1, .first = 1, .games = 1, .black = "random", .white = "random"};
 	double ucb = 0.5;
 	uint32_t threshold = 5;
 	int c;
@@ -185,40 +185,40 @@ int main(int argc, char **argv)
 		if (cli_option(c, optarg, usage_text, &o.out))
 			continue;
 		switch (c) {
-		case 'g': game = opt_choice("--game", optarg, games); break;
-		case OPT_POLICY: co.player.kind = (calcplay_kind)opt_choice("--policy", optarg, policies); calc_only = true; break;
+		case 'g': game = cli_choice("--game", optarg, games); break;
+		case OPT_POLICY: co.player.kind = (calcplay_kind)cli_choice("--policy", optarg, policies); calc_only = true; break;
 		case OPT_VARIANT: parse_variant(optarg, &co.variant); calc_only = true; break;
 		case OPT_PLAYOUTS:
-			playouts = opt_i64("--playouts", optarg, 1, 100000000);
+			playouts = cli_i64("--playouts", optarg, 1, 100000000);
 			playouts_set = calc_only = true;
 			break;
 		case OPT_REWARD: co.player.bad = parse_reward(optarg); calc_only = true; break;
-		case OPT_LEVEL: co.player.level = (int)opt_i64("--level", optarg, 0, 30); calc_only = true; break;
-		case OPT_WIDTH: co.player.width = (int)opt_i64("--width", optarg, 1, 1000000); calc_only = true; break;
-		case OPT_ENDGAME: co.player.endgame = (int)opt_i64("--endgame", optarg, 0, 52); calc_only = true; break;
-		case OPT_EXACT: co.player.exact = (int)opt_i64("--exact", optarg, 0, 52); calc_only = true; break;
+		case OPT_LEVEL: co.player.level = (int)cli_i64("--level", optarg, 0, 30); calc_only = true; break;
+		case OPT_WIDTH: co.player.width = (int)cli_i64("--width", optarg, 1, 1000000); calc_only = true; break;
+		case OPT_ENDGAME: co.player.endgame = (int)cli_i64("--endgame", optarg, 0, 52); calc_only = true; break;
+		case OPT_EXACT: co.player.exact = (int)cli_i64("--exact", optarg, 0, 52); calc_only = true; break;
 		case OPT_EXACT_ALL:
-			co.player.exact_all = (int)opt_i64("--exact-all", optarg, 0, 52);
+			co.player.exact_all = (int)cli_i64("--exact-all", optarg, 0, 52);
 			calc_only = true;
 			break;
-		case OPT_HOLD: co.player.hold = (int)opt_i64("--hold", optarg, 0, 52); calc_only = true; break;
+		case OPT_HOLD: co.player.hold = (int)cli_i64("--hold", optarg, 0, 52); calc_only = true; break;
 		case OPT_SAMPLES:
-			co.player.samples = (uint32_t)opt_i64("--samples", optarg, 1, 1000000);
+			co.player.samples = (uint32_t)cli_i64("--samples", optarg, 1, 1000000);
 			calc_only = true;
 			break;
 		case 'n':
-			o.games = opt_i64("-n", optarg, 1, OTHRUN_MAX_GAMES - 1);
+			o.games = cli_i64("-n", optarg, 1, OTHELLORUN_MAX_GAMES - 1);
 			o.games_set = true;
 			break;
-		case OPT_SEED: o.seed = opt_u64("--seed", optarg, UINT64_MAX); break;
-		case OPT_FIRST: o.first = opt_i64("--first-game", optarg, 1, OTHRUN_MAX_GAMES - 1); break;
+		case OPT_SEED: o.seed = cli_u64("--seed", optarg, UINT64_MAX); break;
+		case OPT_FIRST: o.first = cli_i64("--first-game", optarg, 1, OTHELLORUN_MAX_GAMES - 1); break;
 		case OPT_MOVES: o.moves = true; break;
 		case OPT_BLACK: o.black = optarg; need_player("--black", optarg, &o.player[OTHELLO_BLACK]); break;
 		case OPT_WHITE: o.white = optarg; need_player("--white", optarg, &o.player[OTHELLO_WHITE]); break;
-		case OPT_UCB: ucb = opt_double("--ucb", optarg, 0, 100); break;
-		case OPT_THRESHOLD: threshold = (uint32_t)opt_i64("--threshold", optarg, 1, 1000000); break;
-		case OPT_PER_MOVE: o.per_move = opt_i64("--per-move", optarg, 1, OTHRUN_MAX_GAMES - 1); break;
-		case OPT_PERFT: o.perft = (int)opt_i64("--perft", optarg, 1, OTHRUN_MAX_PERFT); break;
+		case OPT_UCB: ucb = cli_double("--ucb", optarg, 0, 100); break;
+		case OPT_THRESHOLD: threshold = (uint32_t)cli_i64("--threshold", optarg, 1, 1000000); break;
+		case OPT_PER_MOVE: o.per_move = cli_i64("--per-move", optarg, 1, OTHELLORUN_MAX_GAMES - 1); break;
+		case OPT_PERFT: o.perft = (int)cli_i64("--perft", optarg, 1, OTHELLORUN_MAX_PERFT); break;
 		case OPT_SHOW: o.show = true; break;
 		case 'q': o.quiet = true; break;
 		default: util_try_help();
@@ -228,9 +228,9 @@ int main(int argc, char **argv)
 	if (o.show && (o.games != 1 || o.moves))
 		die_usage("--show draws a single game: drop -n and --moves");
 	int64_t count = o.per_move ? o.per_move : o.games;
-	if (o.first - 1 > OTHRUN_MAX_GAMES - 1 - count)
+	if (o.first - 1 > OTHELLORUN_MAX_GAMES - 1 - count)
 		die_usage("--first-game plus the number of games passes %lld",
-			  (long long)OTHRUN_MAX_GAMES);
+			  (long long)OTHELLORUN_MAX_GAMES);
 	if (game == 1) {
 		if (o.per_move || o.perft || players)
 			die_usage("--black, --white, --per-move and --perft are for --game othello");
@@ -260,5 +260,5 @@ int main(int argc, char **argv)
 	}
 	o.files = argv + optind;
 	o.nfiles = argc - optind;
-	return othrun_main(&o);
+	return othellorun_main(&o);
 }

@@ -4,9 +4,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli.h"
-#include "summary.h"
-#include "util.h"
+#include "core/cli.h"
+#include "summary/summary.h"
+#include "core/util.h"
 
 static const char usage_text[] =
 	"Usage: %s [-g COL[,COL...]] [OPERATION]... [FILE]...\n"
@@ -88,7 +88,7 @@ int main(int argc, char **argv)
 			so.group = split(optarg, &so.ngroup, "--group", &group_text);
 			break;
 		case OPT_SORT: so.sort = true; break;
-		case OPT_LEVEL: so.level = opt_double("--level", optarg, 0.000001, 0.999999); break;
+		case OPT_LEVEL: so.level = cli_double("--level", optarg, 0.000001, 0.999999); break;
 		case OPT_CROSSTAB: crosstab = optarg; break;
 		case OPT_PARTIAL: so.partial = true; break;
 		case OPT_MERGE: merge = true; break;
@@ -125,7 +125,7 @@ int main(int argc, char **argv)
 	}
 	so.ops = ops;
 	so.nops = nops;
-	summary_t *s = summary_new(&so);
+	summary *s = summary_new(&so);
 	if (optind == argc) {
 		if (merge)
 			summary_merge_table(s, "-");
@@ -138,9 +138,9 @@ int main(int argc, char **argv)
 		else
 			summary_add_table(s, argv[i]);
 	}
-	out_t *o = out_open(out.path, &out.opts);
+	output *o = output_open(out.path, &out.opts);
 	summary_write(s, o);
-	out_close(o);
+	output_close(o);
 	summary_free(s);
 	free(ops);
 	free(so.group);

@@ -2,10 +2,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli.h"
-#include "lexicon.h"
-#include "output.h"
-#include "util.h"
+#include "core/cli.h"
+#include "words/lexicon.h"
+#include "core/output.h"
+#include "core/util.h"
 
 static const char usage_text[] =
 	"Usage: %s [OPTION]... [FILE]...\n"
@@ -69,7 +69,7 @@ static const struct option long_opts[] = {
 	{NULL, 0, NULL, 0},
 };
 
-static void report(const lex_stats *st)
+static void report(const lexicon_stats *st)
 {
 	const struct { const char *what; long n; } lines[] = {
 		{"lines read", st->lines},
@@ -90,26 +90,26 @@ int main(int argc, char **argv)
 {
 	static const char *const formats[] = {"list", "csv", "skk", "ipadic", NULL};
 	static const char *const long_modes[] = {"drop", "vowel", "keep", NULL};
-	static const lex_format format_of[] = {LEX_LIST, LEX_CSV, LEX_SKK, LEX_IPADIC};
+	static const lexicon_format format_of[] = {LEXICON_LIST, LEXICON_CSV, LEXICON_SKK, LEXICON_IPADIC};
 	util_init(argv[0]);
-	lex_opts lo = {.min_len = 1};
-	lex_format format = LEX_AUTO;
+	lexicon_opts lo = {.min_len = 1};
+	lexicon_format format = LEXICON_AUTO;
 	cli_output out = {0};
 	bool verbose = false, allow_empty = false;
 	int c;
 	while ((c = getopt_long(argc, argv, "f:c:e:kv" CLI_SHORT, long_opts, NULL)) != -1) {
 		switch (c) {
-		case 'f': format = format_of[opt_choice("--format", optarg, formats)]; break;
+		case 'f': format = format_of[cli_choice("--format", optarg, formats)]; break;
 		case 'c': lo.column = optarg; break;
 		case 'e': lo.encoding = optarg; break;
 		case OPT_POS: lo.pos = optarg; break;
 		case OPT_UPCASE: lo.upcase = true; break;
 		case OPT_DIGIT: lo.drop_digit_tail = true; break;
-		case OPT_MINLEN: lo.min_len = (long)opt_i64("--min-len", optarg, 1, 1000000); break;
-		case OPT_MAXLEN: lo.max_len = (long)opt_i64("--max-len", optarg, 1, 1000000); break;
+		case OPT_MINLEN: lo.min_len = (long)cli_i64("--min-len", optarg, 1, 1000000); break;
+		case OPT_MAXLEN: lo.max_len = (long)cli_i64("--max-len", optarg, 1, 1000000); break;
 		case 'k': lo.kana = true; break;
 		case OPT_LONG:
-			lo.kana_rules.long_vowel = (enum kana_long)opt_choice("--long-vowel", optarg, long_modes);
+			lo.kana_rules.long_vowel = (enum kana_long)cli_choice("--long-vowel", optarg, long_modes);
 			break;
 		case OPT_DAKUTEN: lo.kana_rules.fold_dakuten = true; break;
 		case OPT_SKIP: lo.skip_invalid = true; break;
@@ -122,23 +122,23 @@ int main(int argc, char **argv)
 	}
 	if (lo.max_len && lo.max_len < lo.min_len)
 		die_usage("--max-len %ld is less than --min-len %ld", lo.max_len, lo.min_len);
-	if (format == LEX_SKK || format == LEX_IPADIC)
+	if (format == LEXICON_SKK || format == LEXICON_IPADIC)
 		lo.kana = true;
-	if (lo.pos && format != LEX_IPADIC)
+	if (lo.pos && format != LEXICON_IPADIC)
 		die_usage("--pos applies only to --format ipadic");
 
-	lexicon_t *lx = lex_new(&lo);
+	lexicon *lx = lexicon_new(&lo);
 	if (optind == argc)
-		lex_load(lx, "-", format);
+		lexicon_load(lx, "-", format);
 	for (int i = optind; i < argc; i++)
-		lex_load(lx, argv[i], format);
+		lexicon_load(lx, argv[i], format);
 	if (verbose)
-		report(lex_stats_of(lx));
-	if (lex_count(lx) == 0 && !allow_empty)
+		report(lexicon_stats_of(lx));
+	if (lexicon_count(lx) == 0 && !allow_empty)
 		die("no words left%s", verbose ? "" : " (-v tells what each rule dropped)");
-	out_t *o = out_open(out.path, &out.opts);
-	lex_write(lx, o);
-	out_close(o);
-	lex_free(lx);
+	output *o = output_open(out.path, &out.opts);
+	lexicon_write(lx, o);
+	output_close(o);
+	lexicon_free(lx);
 	return 0;
 }

@@ -12,8 +12,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "calc.h"
-#include "calcbatch.h"
+#include "calc/calc.h"
+#include "calc/calcbatch.h"
 
 enum { BATCH = 64 };
 
@@ -24,7 +24,7 @@ static double now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-static void generic_playout(calc_state *s, rng_t *r)
+static void generic_playout(calc_state *s, rng *r)
 {
 	int moves[CALC_MAX_MOVES], n;
 	while ((n = calc_moves(s, moves, false)) > 0)
@@ -41,7 +41,7 @@ int main(int argc, char **argv)
 	}
 	long games = atol(argv[2]), won = 0;
 	static uint8_t decks[BATCH][52];
-	static rng_t gens[BATCH];
+	static rng gens[BATCH];
 	static calcbatch_outcome res[BATCH];
 	static calc_state states[BATCH];
 	double t0 = now();

@@ -7,8 +7,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "chain.h"
-#include "util.h"
+#include "shiritori/chain.h"
+#include "core/util.h"
 
 static double now(void)
 {
@@ -22,7 +22,7 @@ int main(int argc, char **argv)
 	util_init(argv[0]);
 	if (argc != 4)
 		die_usage("usage: chainsearch DICT START DEPTH|end|iter");
-	dict_t *d = dict_load(argv[1]);
+	dict *d = dict_load(argv[1]);
 	chain_rules r = {.rounds = 15};
 	uint64_t *z = chain_zobrist(d);
 	chain_search *s = chain_search_new(d, &r);

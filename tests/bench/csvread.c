@@ -2,15 +2,15 @@
  * and bytes. The figure to compare is against csvbase on the same file. */
 #include <stdio.h>
 
-#include "table.h"
-#include "util.h"
+#include "core/table.h"
+#include "core/util.h"
 
 int main(int argc, char **argv)
 {
 	util_init(argv[0]);
 	if (argc != 2)
 		die_usage("usage: csvread FILE");
-	table_t *t = table_open(argv[1], NULL);
+	table *t = table_open(argv[1], NULL);
 	unsigned long rows = 0, bytes = 0;
 	size_t nc = table_ncols(t);
 	while (table_read_row(t)) {

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "othello.h"
+#include "othello/othello.h"
 
 static double now(void)
 {
@@ -56,7 +56,7 @@ static uint64_t plain_flips(uint64_t me, uint64_t opp, int sq)
 	return f;
 }
 
-static int plain_game(rng_t *r)
+static int plain_game(rng *r)
 {
 	othello_pos p;
 	othello_start(&p);
@@ -92,14 +92,14 @@ int main(int argc, char **argv)
 	long plies = 0;
 	double t0 = now();
 	if (!strcmp(argv[1], "plain")) {
-		rng_t r;
+		rng r;
 		for (long i = 0; i < n; i++) {
 			rng_stream(&r, 1, (uint64_t)i);
 			plies += plain_game(&r);
 		}
 	} else {
 		othello_pos s[OTHELLO_BATCH];
-		rng_t r[OTHELLO_BATCH];
+		rng r[OTHELLO_BATCH];
 		othello_game g[OTHELLO_BATCH];
 		for (int j = 0; j < OTHELLO_BATCH; j++)
 			othello_start(&s[j]);

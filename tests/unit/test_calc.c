@@ -4,12 +4,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "calc.h"
-#include "calcbatch.h"
-#include "calcplay.h"
-#include "calcsolve.h"
+#include "calc/calc.h"
+#include "calc/calcbatch.h"
+#include "calc/calcplay.h"
+#include "calc/calcsolve.h"
 #include "unit.h"
-#include "util.h"
+#include "core/util.h"
 
 /* Each foundation's missing cards in turn: every hand card fits at once. */
 static const char WIN[] = "23456789TJQK" "468TQA3579JK" "69Q258JA47TK" "8Q37J26TA59K";
@@ -156,7 +156,7 @@ int main(void)
 	CHECK(!calc_success(&s) && calc_over(&s) && calc_rest(&s) == down_rest[0],
 	      "DOWN: greedy fails as nested level 0 does (rest %d)", calc_rest(&s));
 	int wins = 0;
-	rng_t rd;
+	rng rd;
 	for (int i = 0; i < 1000; i++) {
 		s = deal(DOWN, 0);
 		rng_stream(&rd, 2, (uint64_t)i);
@@ -348,7 +348,7 @@ int main(void)
 	CHECK(s.npiles == 3 && calc_moves(&s, m, false) == 4, "three-piles: three waste piles");
 
 	/* Rest is never 1; every policy's moves replay legally. */
-	rng_t r;
+	rng r;
 	int rest1 = 0, illegal = 0, games = 0;
 	long hist[53] = {0};
 	for (int v = 0; v < 4; v++) {
@@ -431,7 +431,7 @@ int main(void)
 				t.stock[a] = t.stock[b];
 				t.stock[b] = x;
 			}
-			rng_t r1, r2;
+			rng r1, r2;
 			rng_stream(&r1, 11, (uint64_t)i);
 			r2 = r1;
 			seeing += calcplay_move(&blind[p], &s, &r1) != calcplay_move(&blind[p], &t, &r2);
@@ -447,7 +447,7 @@ int main(void)
 	for (int i = 0; i < 400; i++) {
 		int v = i & 3;
 		uint8_t deck[52];
-		rng_t r1, r2;
+		rng r1, r2;
 		rng_stream(&r1, 9, (uint64_t)i);
 		calc_shuffle(v, &r1, deck);
 		r2 = r1;
@@ -469,7 +469,7 @@ int main(void)
 	{
 		enum { NB = 1003 };
 		static uint8_t decks[NB][52];
-		static rng_t gens[NB];
+		static rng gens[NB];
 		static calcbatch_outcome got[NB];
 		differ = 0;
 		for (int v = 0; v < 4; v++) {
@@ -480,7 +480,7 @@ int main(void)
 			calcbatch_random(v, decks, gens, NB, got);
 			for (int i = 0; i < NB; i++) {
 				calc_state a;
-				rng_t r = gens[i];
+				rng r = gens[i];
 				calc_deal(&a, v, decks[i]);
 				calc_random_playout(&a, &r);
 				differ += got[i].success != calc_success(&a) || got[i].rest != calc_rest(&a) ||
@@ -495,7 +495,7 @@ int main(void)
 		rng_stream(&gens[0], 1, 27041417);
 		calc_shuffle(0, &gens[0], decks[0]);
 		calc_state a;
-		rng_t r = gens[0];
+		rng r = gens[0];
 		calc_deal(&a, 0, decks[0]);
 		calc_random_playout(&a, &r);
 		size_t replayed = calcbatch_random(0, decks, gens, 1, got);
@@ -515,7 +515,7 @@ int main(void)
 		differ = 0;
 		for (int v = 0; v < 4; v++) {
 			for (int i = 0; i < NG; i++) {
-				rng_t r;
+				rng r;
 				uint8_t deck[52];
 				rng_stream(&r, 13, (uint64_t)i);
 				calc_shuffle(v, &r, deck);
@@ -553,7 +553,7 @@ int main(void)
 	for (int i = 0; i < 400; i++) {
 		int v = i & 3;
 		uint8_t deck[52];
-		rng_t r1;
+		rng r1;
 		rng_stream(&r1, 10, (uint64_t)i);
 		calc_shuffle(v, &r1, deck);
 		calc_state a, b;
@@ -579,7 +579,7 @@ int main(void)
 		a.next--;
 		a.hand = 0;
 		b = a;
-		rng_t r3;
+		rng r3;
 		rng_stream(&r3, 11, 0);
 		calc_random_playout(&a, &r3);
 		calc_greedy_playout(&b);

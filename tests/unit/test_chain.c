@@ -4,12 +4,12 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "chain.h"
-#include "rng.h"
+#include "shiritori/chain.h"
+#include "core/rng.h"
 #include "unit.h"
-#include "util.h"
+#include "core/util.h"
 
-static int64_t brute(const dict_t *d, const chain_rules *r, uint8_t *used, uint32_t tail,
+static int64_t brute(const dict *d, const chain_rules *r, uint8_t *used, uint32_t tail,
 		     int turn, int depth)
 {
 	int left = 2 * r->rounds - turn;
@@ -37,7 +37,7 @@ static int64_t brute(const dict_t *d, const chain_rules *r, uint8_t *used, uint3
 	return any ? best : -CHAIN_LOSS;
 }
 
-static const char *make_dict(rng_t *rng, int nkeys, int nwords)
+static const char *make_dict(rng *rng, int nkeys, int nwords)
 {
 	static char path[64];
 	snprintf(path, sizeof path, "/tmp/yomi-chain-%d.csv", (int)getpid());
@@ -53,13 +53,13 @@ static const char *make_dict(rng_t *rng, int nkeys, int nwords)
 int main(void)
 {
 	util_init("unit");
-	rng_t rng;
+	rng rng;
 	rng_seed(&rng, 2026);
 	int value_cases = 0, value_bad = 0, trace_cases = 0, trace_bad = 0, choice_cases = 0,
 	    choice_bad = 0, same_cases = 0, same_bad = 0;
 	for (int trial = 0; trial < 300; trial++) {
 		const char *path = make_dict(&rng, 2 + (int)rng_below(&rng, 3), 6 + (int)rng_below(&rng, 9));
-		dict_t *d = dict_load(path);
+		dict *d = dict_load(path);
 		chain_rules r = {.rounds = 2 + (int)rng_below(&rng, 4)};
 		if (trial % 3 == 0) {
 			r.lose_tail = calloc(d->nkeys, 1);

@@ -2,11 +2,11 @@
  * reference on many game positions, and the published perft counts. */
 #include <stdlib.h>
 
-#include "mcts.h"
-#include "othello.h"
-#include "othplay.h"
+#include "search/mcts.h"
+#include "othello/othello.h"
+#include "othello/othelloplay.h"
 #include "unit.h"
-#include "util.h"
+#include "core/util.h"
 
 /* A position from eight ranks written rank 1 first, files a..h. */
 static othello_pos board(const char *const ranks[8], const char *turn)
@@ -181,7 +181,7 @@ int main(void)
 
 	/* Bitboards against the reference on every position of 300 random
 	 * games, and each game replays move by move to its recorded end. */
-	rng_t r;
+	rng r;
 	int bad_moves = 0, bad_flips = 0, bad_replay = 0, positions = 0;
 	for (int gi = 0; gi < 300; gi++) {
 		othello_game g;
@@ -213,7 +213,7 @@ int main(void)
 
 	/* Batches equal games one at a time from the same streams. */
 	othello_pos st[OTHELLO_BATCH];
-	rng_t rb[OTHELLO_BATCH];
+	rng rb[OTHELLO_BATCH];
 	othello_game gb[OTHELLO_BATCH];
 	int same = 1;
 	for (int j = 0; j < OTHELLO_BATCH; j++) {
@@ -246,20 +246,20 @@ int main(void)
 		"---OO---", "--------", "--------", "--------",
 	};
 	p = board(only, "O");
-	othplay pl;
+	othelloplay pl;
 	int agree = 1;
 	const char *const specs[] = {"random", "mc:10", "mcts:50"};
 	for (int i = 0; i < 3; i++) {
-		othplay_parse(specs[i], 0.5, 5, &pl);
+		othelloplay_parse(specs[i], 0.5, 5, &pl);
 		rng_stream(&r, 1, 1);
 		rng_draw d = {.r = &r};
-		agree &= othplay_choose(&pl, &p, &d) == sq("a1");
-		othplay_free(&pl);
+		agree &= othelloplay_choose(&pl, &p, &d) == sq("a1");
+		othelloplay_free(&pl);
 	}
 	CHECK(agree, "random, mc and mcts all play the only legal move");
 
 	/* The random player replays random playouts move for move. */
-	othplay_parse("random", 0.5, 5, &pl);
+	othelloplay_parse("random", 0.5, 5, &pl);
 	same = 1;
 	for (int gi = 0; gi < 50; gi++) {
 		othello_game g;
@@ -269,16 +269,16 @@ int main(void)
 		rng_stream(&r, 9, (uint64_t)gi);
 		rng_draw d = {.r = &r};
 		for (int k = 0; k < g.plies; k++) {
-			int m = othplay_choose(&pl, &p, &d);
+			int m = othelloplay_choose(&pl, &p, &d);
 			same &= m == g.moves[k];
 			othello_play(&p, m);
 		}
 		same &= othello_over(&p);
 	}
 	CHECK(same, "the random player plays the random playouts' moves");
-	CHECK(!othplay_parse("mcts:0", 0.5, 5, &pl) && !othplay_parse("mc:x", 0.5, 5, &pl) &&
-		      !othplay_parse("alpha", 0.5, 5, &pl) && othplay_parse("mc:7", 0.5, 5, &pl) &&
-		      pl.kind == OTHPLAY_MC && pl.playouts == 7,
+	CHECK(!othelloplay_parse("mcts:0", 0.5, 5, &pl) && !othelloplay_parse("mc:x", 0.5, 5, &pl) &&
+		      !othelloplay_parse("alpha", 0.5, 5, &pl) && othelloplay_parse("mc:7", 0.5, 5, &pl) &&
+		      pl.kind == OTHELLOPLAY_MC && pl.playouts == 7,
 	      "player specs");
 	return unit_done();
 }

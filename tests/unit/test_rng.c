@@ -1,4 +1,4 @@
-#include "rng.h"
+#include "core/rng.h"
 #include "unit.h"
 
 int main(void)
@@ -10,7 +10,7 @@ int main(void)
 	CHECK(rng_splitmix64(&sm) == 0x06C45D188009454Fu, "splitmix64 output 3");
 
 	/* xoshiro256** from the state {1, 2, 3, 4}: reference outputs. */
-	rng_t r = {{1, 2, 3, 4}};
+	rng r = {{1, 2, 3, 4}};
 	CHECK(rng_next(&r) == 11520u, "xoshiro256** output 1");
 	CHECK(rng_next(&r) == 0u, "xoshiro256** output 2");
 	CHECK(rng_next(&r) == 1509978240u, "xoshiro256** output 3");
@@ -23,7 +23,7 @@ int main(void)
 	      "rng_seed(0) state is splitmix64(0) outputs");
 
 	/* Streams: reproducible, distinct for neighbouring games and seeds. */
-	rng_t a, b, c;
+	rng a, b, c;
 	rng_stream(&a, 42, 7);
 	rng_stream(&b, 42, 7);
 	rng_stream(&c, 42, 8);

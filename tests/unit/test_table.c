@@ -4,10 +4,10 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "output.h"
-#include "table.h"
+#include "core/output.h"
+#include "core/table.h"
 #include "unit.h"
-#include "util.h"
+#include "core/util.h"
 
 static char dir[] = "/tmp/yomi-unit-XXXXXX";
 
@@ -39,7 +39,7 @@ static char *slurp(const char *path, size_t *n)
 static char *dump(const char *path)
 {
 	static char out[1 << 16];
-	table_t *t = table_open(path, NULL);
+	table *t = table_open(path, NULL);
 	size_t n = 0;
 	n += (size_t)snprintf(out + n, sizeof out - n, "[%c]", table_delim(t) == '\t' ? 'T' : 'C');
 	for (size_t i = 0; i < table_ncols(t); i++)
@@ -68,7 +68,7 @@ static char *die_msg(const char *path)
 	pid_t pid = fork();
 	if (pid == 0) {
 		freopen(errpath, "w", stderr);
-		table_t *t = table_open(path, NULL);
+		table *t = table_open(path, NULL);
 		while (table_read_row(t))
 			;
 		exit(0);
@@ -115,7 +115,7 @@ int main(void)
 	for (size_t i = 0; i < big; i++)
 		data[5 + i] = (char)('a' + i % 26);
 	memcpy(data + 5 + big, "\",7\nx,8\n", 8);
-	table_t *t = table_open(write_file("big.csv", data, big + 13), NULL);
+	table *t = table_open(write_file("big.csv", data, big + 13), NULL);
 	CHECK(table_read_row(t) && table_field_len(t, 0) == big && table_field(t, 0)[big - 1] ==
 		      (char)('a' + (big - 1) % 26) && strcmp(table_field(t, 1), "7") == 0,
 	      "3 MB field read whole");
@@ -200,20 +200,20 @@ int main(void)
 	/* Writing: minimal quoting, TSV, gzip, atomic -o, numbers. */
 	char opath[256];
 	snprintf(opath, sizeof opath, "%s/out.csv", dir);
-	out_t *o = out_open(opath, NULL);
+	output *o = output_open(opath, NULL);
 	const char *row[] = {"plain", "with,comma", "say \"hi\"", "two\nlines", "", "tab\there"};
-	out_row(o, row, 6);
-	out_int(o, -42);
-	out_double(o, 0.1);
-	out_double(o, 1e20);
-	out_double(o, 123456.5);
-	out_double(o, 2.0 / 3);
-	out_double(o, -0.0);
-	out_end_row(o);
+	output_row(o, row, 6);
+	output_int(o, -42);
+	output_double(o, 0.1);
+	output_double(o, 1e20);
+	output_double(o, 123456.5);
+	output_double(o, 2.0 / 3);
+	output_double(o, -0.0);
+	output_end_row(o);
 	char *got = slurp(opath, NULL);
 	CHECK_STR(got, "", "nothing visible before close (written to a temporary)");
 	free(got);
-	out_close(o);
+	output_close(o);
 	got = slurp(opath, NULL);
 	CHECK_STR(got,
 		  "plain,\"with,comma\",\"say \"\"hi\"\"\",\"two\nlines\",,tab\there\n"
@@ -229,11 +229,11 @@ int main(void)
 	free(got);
 
 	snprintf(opath, sizeof opath, "%s/out.tsv.gz", dir);
-	out_opts oo = {.tsv = true};
-	o = out_open(opath, &oo);
+	output_opts oo = {.tsv = true};
+	o = output_open(opath, &oo);
 	const char *trow[] = {"a,b", "c\td", "e"};
-	out_row(o, trow, 3);
-	out_close(o);
+	output_row(o, trow, 3);
+	output_close(o);
 	FILE *f = fopen(opath, "rb");
 	unsigned char magic[2] = {0, 0};
 	fread(magic, 1, 2, f);
@@ -245,12 +245,12 @@ int main(void)
 
 	/* What the writer writes, the reader reads back unchanged. */
 	snprintf(opath, sizeof opath, "%s/round.csv", dir);
-	o = out_open(opath, NULL);
+	o = output_open(opath, NULL);
 	const char *hdr[] = {"x", "y"};
-	out_row(o, hdr, 2);
+	output_row(o, hdr, 2);
 	const char *r2[] = {"\"quoted\"", "multi\r\nline, with comma"};
-	out_row(o, r2, 2);
-	out_close(o);
+	output_row(o, r2, 2);
+	output_close(o);
 	CHECK_STR(dump(opath), "[C]x|y;2:\"quoted\"|multi\r\nline, with comma;", "round trip");
 
 	snprintf(lsbuf, sizeof lsbuf, "rm -rf %s", dir);

@@ -1,9 +1,9 @@
 /* UTF-8 decoding and the kana rules. */
 #include <stdlib.h>
 
-#include "kana.h"
+#include "words/kana.h"
 #include "unit.h"
-#include "utf8.h"
+#include "core/utf8.h"
 
 static char *keys(const char *word, enum kana_long lv, int fold)
 {

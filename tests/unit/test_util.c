@@ -1,6 +1,6 @@
 /* Bounded number parsing. */
 #include "unit.h"
-#include "util.h"
+#include "core/util.h"
 
 int main(void)
 {

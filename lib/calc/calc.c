@@ -1,0 +1,623 @@
+#include "calc/calc.h"
+
+#include <string.h>
+
+#include "core/util.h"
+
+static const char RANKS[] = "A23456789TJQK";
+
+const uint8_t calc_needs[4][14] = {
+	{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 0},
+	{2, 4, 6, 8, 10, 12, 1, 3, 5, 7, 9, 11, 13, 0},
+	{3, 6, 9, 12, 2, 5, 8, 11, 1, 4, 7, 10, 13, 0},
+	{4, 8, 12, 3, 7, 11, 2, 6, 10, 1, 5, 9, 13, 0},
+};
+
+char calc_rank_char(int rank)
+{
+	return rank >= 1 && rank <= 13 ? RANKS[rank - 1] : '?';
+}
+
+int calc_stock_size(int variant)
+{
+	return variant & CALC_NOFOUND ? 52 : 48;
+}
+
+/* The stock's cards in rank order: four of each rank, less the foundation
+ * starters A, 2, 3, 4 unless the variant starts with empty foundations. */
+#define FOUR(r) r, r, r, r
+static const uint8_t sorted_decks[2][52] = {
+	{1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 4, FOUR(5), FOUR(6), FOUR(7), FOUR(8), FOUR(9), FOUR(10),
+	 FOUR(11), FOUR(12), FOUR(13)},
+	{FOUR(1), FOUR(2), FOUR(3), FOUR(4), FOUR(5), FOUR(6), FOUR(7), FOUR(8), FOUR(9), FOUR(10),
+	 FOUR(11), FOUR(12), FOUR(13)},
+};
+#undef FOUR
+
+/* Fisher-Yates over A[0..N-1] (N <= 52) from the end. A swap index below
+ * 52 needs far fewer than 32 bits, so each takes 16 (four per generator
+ * output), by Lemire's rejection as in rng_below32. */
+static void shuffle16(uint8_t *a, int n, rng *r)
+{
+	uint64_t pool = 0;
+	int left = 0;
+	for (uint32_t i = n > 1 ? (uint32_t)n - 1 : 0; i > 0; i--) {
+		uint32_t x, bound = i + 1;
+		for (;;) {
+			if (!left) {
+				pool = rng_next(r);
+				left = 4;
+			}
+			x = (uint32_t)(pool & 0xffff) * bound;
+			pool >>= 16;
+			left--;
+			/* The division only where a rejection is possible. */
+			if (__builtin_expect((x & 0xffff) >= bound, 1) || (x & 0xffff) >= 65536 % bound)
+				break;
+		}
+		uint32_t j = x >> 16;
+		uint8_t t = a[i];
+		a[i] = a[j];
+		a[j] = t;
+	}
+}
+
+void calc_shuffle(int variant, rng *r, uint8_t out[52])
+{
+	memcpy(out, sorted_decks[(variant & CALC_NOFOUND) != 0], 52);
+	shuffle16(out, calc_stock_size(variant), r);
+}
+
+const char *calc_parse_deck(const char *s, int variant, uint8_t out[52])
+{
+	int n = calc_stock_size(variant);
+	if ((int)strlen(s) != n)
+		return n == 48 ? "deck must have 48 cards (A23456789TJQK)"
+			       : "deck must have 52 cards (A23456789TJQK)";
+	int count[14] = {0};
+	for (int i = 0; i < n; i++) {
+		const char *p = strchr(RANKS, s[i]);
+		if (!s[i] || !p)
+			return "deck may hold only the rank letters A23456789TJQK";
+		out[i] = (uint8_t)(p - RANKS + 1);
+		count[out[i]]++;
+	}
+	for (int r = 1; r <= 13; r++) {
+		if (count[r] > 4)
+			return "deck has a rank more than four times";
+		if (count[r] == 4 && r <= 4 && !(variant & CALC_NOFOUND))
+			return "deck holds a fourth A, 2, 3 or 4: those start the foundations";
+	}
+	return NULL;
+}
+
+void calc_format_deck(const uint8_t *deck, int n, char *out)
+{
+	for (int i = 0; i < n; i++)
+		out[i] = calc_rank_char(deck[i]);
+	out[n] = '\0';
+}
+
+void calc_turn(calc_state *s)
+{
+	if (!s->hand && s->next < s->ncards)
+		s->hand = s->stock[s->next++];
+}
+
+double calc_next_card_mean(const calc_state *s, double alpha,
+			   double (*value)(void *ctx, calc_state *turned, double alpha), void *ctx)
+{
+	int count[14] = {0};
+	for (int j = s->next; j < s->ncards; j++)
+		count[s->stock[j]]++;
+	int total = s->ncards - s->next, rest = total;
+	double sum = 0;
+	for (int rank = 1; rank <= 13; rank++) {
+		if (!count[rank])
+			continue;
+		rest -= count[rank];
+		/* What this rank must be worth for the mean to beat ALPHA if
+		 * every rank after it is worth 1. */
+		double need = (alpha * total - sum - rest) / count[rank];
+		if (need >= 1)
+			return alpha;
+		calc_state d = *s;
+		calc_turn_rank(&d, rank);
+		double v = value(ctx, &d, need > 0 ? need : 0);
+		if (v < 0)
+			return v;
+		if (need > 0 && v <= need)
+			return alpha;
+		sum += count[rank] * v;
+	}
+	return sum / total;
+}
+
+void calc_turn_rank(calc_state *s, int rank)
+{
+	for (int j = s->next; j < s->ncards; j++) {
+		if (s->stock[j] == rank) {
+			s->stock[j] = s->stock[s->next];
+			s->stock[s->next] = (uint8_t)rank;
+			break;
+		}
+	}
+	s->hand = s->stock[s->next++];
+}
+
+void calc_deal(calc_state *s, int variant, const uint8_t *deck)
+{
+	memset(s, 0, sizeof *s);
+	s->variant = (uint8_t)variant;
+	s->ncards = (uint8_t)calc_stock_size(variant);
+	memcpy(s->stock, deck, s->ncards);
+	s->npiles = variant & CALC_THREE ? 3 : 4;
+	for (int k = 0; k < 4; k++)
+		s->found[k] = variant & CALC_NOFOUND ? 0 : 1;
+	calc_turn(s);
+	calc_check(s);
+}
+
+int calc_moves(const calc_state *s, int *out, bool distinct)
+{
+	int n = 0;
+	if (s->hand) {
+		for (int k = 0; k < 4; k++)
+			if (calc_need(k, s->found[k]) == s->hand)
+				out[n++] = CALC_MOVE(0, k);
+		bool empty_seen = false;
+		for (int w = 0; w < s->npiles; w++) {
+			if (!s->len[w]) {
+				if (distinct && empty_seen)
+					continue;
+				empty_seen = true;
+			}
+			out[n++] = CALC_MOVE(0, 4 + w);
+		}
+	}
+	for (int w = 0; w < s->npiles; w++) {
+		if (!s->len[w])
+			continue;
+		int top = s->pile[w][s->len[w] - 1];
+		for (int k = 0; k < 4; k++)
+			if (calc_need(k, s->found[k]) == top)
+				out[n++] = CALC_MOVE(1 + w, k);
+	}
+	return n;
+}
+
+bool calc_legal(const calc_state *s, int move)
+{
+	int m[CALC_MAX_MOVES];
+	int n = calc_moves(s, m, false);
+	for (int i = 0; i < n; i++)
+		if (m[i] == move)
+			return true;
+	return false;
+}
+
+static void check_cards(const calc_state *s);
+
+/* MOVE without the turn that follows it. */
+static void place(calc_state *s, int move)
+{
+	int from = CALC_FROM(move), to = CALC_TO(move);
+	int card;
+	if (from == 0) {
+		card = s->hand;
+		s->hand = 0;
+	} else {
+		card = s->pile[from - 1][--s->len[from - 1]];
+	}
+	if (to < 4)
+		s->found[to]++;
+	else
+		s->pile[to - 4][s->len[to - 4]++] = (uint8_t)card;
+	s->steps++;
+}
+
+void calc_play(calc_state *s, int move)
+{
+	place(s, move);
+	calc_turn(s);
+	calc_check(s);
+}
+
+bool calc_play_unturned(calc_state *s, int move)
+{
+	place(s, move);
+	check_cards(s);
+	return !s->hand && s->next < s->ncards;
+}
+
+bool calc_over(const calc_state *s)
+{
+	/* A face-down card left with the hand empty is a search's position
+	 * after calc_play_unturned, waiting for its chance node: not over. */
+	if (s->hand || s->next < s->ncards)
+		return false;
+	for (int w = 0; w < s->npiles; w++)
+		if (s->len[w] && calc_accepting(s, s->pile[w][s->len[w] - 1]))
+			return false;
+	return true;
+}
+
+int calc_rest(const calc_state *s)
+{
+	int n = 0;
+	for (int w = 0; w < s->npiles; w++)
+		n += s->len[w];
+	return n;
+}
+
+bool calc_success(const calc_state *s)
+{
+	return s->found[0] == 13 && s->found[1] == 13 && s->found[2] == 13 && s->found[3] == 13;
+}
+
+void calc_move_name(const calc_state *s, int move, char *out)
+{
+	int from = CALC_FROM(move), to = CALC_TO(move);
+	int card = from == 0 ? s->hand : s->pile[from - 1][s->len[from - 1] - 1];
+	int n = 0;
+	if (from == 0) {
+		out[n++] = calc_rank_char(card);
+	} else {
+		out[n++] = 'W';
+		out[n++] = (char)('0' + from);
+	}
+	out[n++] = '>';
+	out[n++] = to < 4 ? 'F' : 'W';
+	out[n++] = (char)('1' + (to < 4 ? to : to - 4));
+	out[n] = '\0';
+}
+
+/* The foundations as the fast playouts keep them: cards on each, the rank
+ * each needs, and how many need each rank (count[0] stays 0, so that
+ * complete foundations and empty piles' tops count for nothing). */
+typedef struct {
+	uint8_t found[4], need[4], count[14];
+} foundations;
+
+static inline void fnd_start(foundations *f, const calc_state *s)
+{
+	memcpy(f->found, s->found, 4);
+	memset(f->count, 0, sizeof f->count);
+	for (int k = 0; k < 4; k++) {
+		f->need[k] = calc_needs[k][f->found[k]];
+		f->count[f->need[k]]++;
+	}
+	f->count[0] = 0;
+}
+
+/* Foundation K takes the card it needs. */
+static inline void fnd_advance(foundations *f, unsigned k)
+{
+	f->count[f->need[k]]--;
+	f->need[k] = calc_needs[k][++f->found[k]];
+	f->count[f->need[k]]++;
+	f->count[0] = 0;
+}
+
+/* Writes a fast playout's locals back into S. */
+static void playout_end(calc_state *s, const foundations *f, const uint8_t len[4], unsigned hand,
+			unsigned next, unsigned steps)
+{
+	memcpy(s->found, f->found, 4);
+	memcpy(s->len, len, 4);
+	s->hand = (uint8_t)hand;
+	s->next = (uint8_t)next;
+	s->steps = (uint16_t)steps;
+	calc_check(s);
+}
+
+/* The random playout's waste top to play: the pile holding the I-th
+ * (from 0) top foundation move, by prefix sums because the choice is random
+ * and a branch on it would mostly be mispredicted; I becomes the index
+ * among the foundations that need the card. */
+static inline unsigned take_top(const calc_state *s, uint8_t *top, uint8_t *len,
+				const uint8_t *ctop, unsigned *i)
+{
+	unsigned c1 = ctop[0], c2 = c1 + ctop[1], c3 = c2 + ctop[2];
+	unsigned w = (*i >= c1) + (*i >= c2) + (*i >= c3);
+	*i -= (w > 0) * c1 + (w > 1) * ctop[1] + (w > 2) * ctop[2];
+	unsigned card = top[w];
+	len[w]--;
+	top[w] = len[w] ? s->pile[w][len[w] - 1] : 0;
+	return card;
+}
+
+/* CARD onto the I-th foundation (in order) that needs it, and the counts
+ * redone (a fourth top is 0 with three piles, and count[0] is 0). */
+static inline void to_foundation(unsigned card, unsigned i, foundations *f, const uint8_t *top,
+				 uint8_t *ctop, unsigned *sum)
+{
+	unsigned m = (f->need[0] == card) | (f->need[1] == card) << 1 | (f->need[2] == card) << 2 |
+		     (f->need[3] == card) << 3;
+	while (i--)
+		m &= m - 1;
+	fnd_advance(f, (unsigned)__builtin_ctz(m));
+	for (unsigned w = 0; w < 4; w++)
+		ctop[w] = f->count[top[w]];
+	*sum = (unsigned)ctop[0] + ctop[1] + ctop[2] + ctop[3];
+}
+
+/* The same moves in the same order as calc_moves, counted rather than
+ * listed: count[r] is how many foundations need rank r, ctop[w] how many
+ * need waste top w, sum their total. All are kept up to date as cards move
+ * (a card put on a pile changes one top; a foundation move recounts), and
+ * only the chosen move is decoded. Everything is a local: a byte stored
+ * into a pile may alias anything a pointer reaches, which would reload the
+ * generator and the counts after every move. */
+void calc_random_playout(calc_state *s, rng *r)
+{
+	/* A search may hand over a state whose card is not yet turned. */
+	calc_turn(s);
+	rng gen = *r;
+	foundations f;
+	uint8_t top[4] = {0}, ctop[4] = {0}, len[4];
+	/* The face-down cards, then a 0 that ends the stock phase. */
+	uint8_t stock[53];
+	unsigned np = s->npiles, sum = 0, next = s->next, ncards = s->ncards;
+	memcpy(stock, s->stock, 52);
+	stock[ncards] = 0;
+	memcpy(len, s->len, 4);
+	fnd_start(&f, s);
+	for (unsigned w = 0; w < np; w++) {
+		top[w] = len[w] ? s->pile[w][len[w] - 1] : 0;
+		sum += ctop[w] = f.count[top[w]];
+	}
+	unsigned hand = s->hand, steps = s->steps, i, card, w;
+	/* While there is a hand: n = its foundations, the piles, the tops'
+	 * foundations. */
+	while (hand) {
+		unsigned nh = f.count[hand];
+		i = rng_below32(&gen, nh + np + sum);
+		steps++;
+		w = i - nh;
+		if (w < np) {
+			/* Most moves: the hand onto a waste pile. */
+			s->pile[w][len[w]++] = (uint8_t)hand;
+			sum += nh - ctop[w];
+			ctop[w] = (uint8_t)nh;
+			top[w] = (uint8_t)hand;
+			hand = stock[next];
+			next += hand != 0;
+			continue;
+		}
+		if (i < nh) {
+			card = hand;
+			hand = stock[next];
+			next += hand != 0;
+		} else {
+			i -= nh + np;
+			card = take_top(s, top, len, ctop, &i);
+		}
+		to_foundation(card, i, &f, top, ctop, &sum);
+	}
+	/* Then only the tops' foundation moves are left. */
+	while (sum) {
+		i = rng_below32(&gen, sum);
+		steps++;
+		card = take_top(s, top, len, ctop, &i);
+		to_foundation(card, i, &f, top, ctop, &sum);
+	}
+	*r = gen;
+	playout_end(s, &f, len, hand, next, steps);
+}
+
+int calc_urgency(const calc_state *s, int rank)
+{
+	int best = 13;
+	for (int k = 0; k < 4; k++)
+		for (int n = s->found[k], d = 0; n < 13 && d < best; n++, d++)
+			if (calc_need(k, n) == rank)
+				best = d;
+	return best;
+}
+
+/* pos_table[k][r]: where rank r comes in foundation k's sequence (0..12),
+ * the inverse of calc_needs. */
+static const uint8_t pos_table[4][14] = {
+	{0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12},
+	{0, 6, 0, 7, 1, 8, 2, 9, 3, 10, 4, 11, 5, 12},
+	{0, 8, 4, 0, 9, 5, 1, 10, 6, 2, 11, 7, 3, 12},
+	{0, 9, 6, 3, 0, 10, 7, 4, 1, 11, 8, 5, 2, 12},
+};
+
+/* urgency() of every rank at once, as byte vectors indexed by rank:
+ * dist[k] holds each rank's distance on foundation k (PASSED, far beyond
+ * any distance even after 13 decrements, once k has passed it), and the
+ * urgency is their minimum, at most 13. */
+typedef int8_t ranks_v __attribute__((vector_size(16)));
+enum { PASSED = 100 };
+
+static inline ranks_v vmin(ranks_v a, ranks_v b)
+{
+	ranks_v m = a < b;
+	return (a & m) | (b & ~m);
+}
+
+static inline ranks_v passed_to_far(ranks_v d)
+{
+	ranks_v neg = d < 0;
+	return (d & ~neg) | (((ranks_v){0} + PASSED) & neg);
+}
+
+static void dist_start(const uint8_t found[4], ranks_v dist[4])
+{
+	for (int k = 0; k < 4; k++) {
+		ranks_v p;
+		memcpy(&p, pos_table[k], 14);
+		memset((char *)&p + 14, PASSED, 2);
+		dist[k] = passed_to_far(p - (int8_t)found[k]);
+	}
+}
+
+static inline ranks_v dist_urgency(const ranks_v dist[4])
+{
+	return vmin(vmin(vmin(dist[0], dist[1]), vmin(dist[2], dist[3])), (ranks_v){0} + 13);
+}
+
+/* Greedy's score of a pile of LEN cards for a hand of urgency UC (lower
+ * is better): 0, 64 or 128 by greedy_pile's kinds, plus the cards needed
+ * sooner than the hand. */
+static unsigned pile_score(ranks_v u, int uc, const uint8_t *pile, unsigned len)
+{
+	if (!len)
+		return 64;
+	unsigned score = u[pile[len - 1]] >= uc ? 0 : 128;
+	for (unsigned i = 0; i < len; i++)
+		score += u[pile[i]] < uc;
+	return score;
+}
+
+/* Greedy's pile for HAND, given the urgency U[r] of each rank: a pile
+ * whose top is needed no sooner than the hand (so
+ * cards come off in the order the foundations want them), else an empty
+ * pile, else any; within each kind the pile that covers the fewest cards
+ * needed sooner than the hand, the first on ties. Counting every covered
+ * card, not just the top, is what matters: it wins 5.0% of deals, the
+ * tightest fit over the top alone 2.3%. */
+static unsigned greedy_pile(ranks_v u, unsigned hand, const uint8_t (*pile)[52], const uint8_t *len,
+			    unsigned np)
+{
+	int uc = u[hand];
+	unsigned best = 0, best_score = ~0u;
+	for (unsigned w = 0; w < np; w++) {
+		unsigned score = pile_score(u, uc, pile[w], len[w]);
+		if (score < best_score) {
+			best = w;
+			best_score = score;
+		}
+	}
+	return best;
+}
+
+void calc_pile_scores(const calc_state *s, unsigned *score)
+{
+	ranks_v dist[4];
+	dist_start(s->found, dist);
+	ranks_v u = dist_urgency(dist);
+	for (int w = 0; w < s->npiles; w++)
+		score[w] = pile_score(u, u[s->hand], s->pile[w], s->len[w]);
+}
+
+/* Greedy: play a waste top to a foundation when one fits, then the hand
+ * when it fits; otherwise put the hand where greedy_pile says. */
+int calc_greedy_move(const calc_state *s)
+{
+	for (int w = 0; w < s->npiles; w++) {
+		if (!s->len[w])
+			continue;
+		unsigned m = calc_accepting(s, s->pile[w][s->len[w] - 1]);
+		if (m)
+			return CALC_MOVE(1 + w, __builtin_ctz(m));
+	}
+	if (!s->hand)
+		return -1;
+	unsigned m = calc_accepting(s, s->hand);
+	if (m)
+		return CALC_MOVE(0, __builtin_ctz(m));
+	ranks_v dist[4];
+	dist_start(s->found, dist);
+	return CALC_MOVE(0, 4 + (int)greedy_pile(dist_urgency(dist), s->hand, s->pile, s->len, s->npiles));
+}
+
+/* The greedy rule's moves as calc_greedy_move makes them, with the
+ * urgencies kept in a table that changes only when a foundation does (the
+ * search players run this playout millions of times). */
+void calc_greedy_playout(calc_state *s)
+{
+	calc_turn(s);
+	foundations f;
+	uint8_t len[4];
+	unsigned np = s->npiles, hand = s->hand, next = s->next, steps = s->steps;
+	ranks_v dist[4], u;
+	memcpy(len, s->len, 4);
+	fnd_start(&f, s);
+	dist_start(f.found, dist);
+	u = dist_urgency(dist);
+	for (;;) {
+		unsigned card, w;
+		for (w = 0; w < np; w++)
+			if (len[w] && f.count[s->pile[w][len[w] - 1]])
+				break;
+		if (w < np) {
+			card = s->pile[w][--len[w]];
+		} else if (!hand) {
+			break;
+		} else if (f.count[hand]) {
+			card = hand;
+			hand = next < s->ncards ? s->stock[next++] : 0;
+		} else {
+			w = greedy_pile(u, hand, s->pile, len, np);
+			s->pile[w][len[w]++] = (uint8_t)hand;
+			hand = next < s->ncards ? s->stock[next++] : 0;
+			steps++;
+			continue;
+		}
+		unsigned k = 0;
+		while (f.need[k] != card)
+			k++;
+		fnd_advance(&f, k);
+		dist[k] = passed_to_far(dist[k] - 1);
+		u = dist_urgency(dist);
+		steps++;
+	}
+	playout_end(s, &f, len, hand, next, steps);
+}
+
+void calc_resample(calc_state *s, rng *r)
+{
+	/* Laid out by rank first, so that the order drawn owes nothing to
+	 * the order the cards lie in, which a search may hold true. */
+	uint8_t *u = s->stock + s->next;
+	int n = s->ncards - s->next, count[14] = {0};
+	for (int j = 0; j < n; j++)
+		count[u[j]]++;
+	for (int rank = 1, j = 0; rank <= 13; rank++)
+		for (int c = count[rank]; c > 0; c--)
+			u[j++] = (uint8_t)rank;
+	shuffle16(u, n, r);
+}
+
+/* calc_check's count of the cards: a search's position may have the hand
+ * empty with cards face down. */
+static void check_cards(const calc_state *s)
+{
+#ifdef YOMI_DEBUG
+	int count[14] = {0};
+	if (s->npiles != 3 && s->npiles != 4)
+		die("calc: internal error: %d waste piles", s->npiles);
+	for (int k = 0; k < 4; k++) {
+		if (s->found[k] > 13 || (!(s->variant & CALC_NOFOUND) && s->found[k] < 1))
+			die("calc: internal error: foundation %d holds %d cards", k + 1, s->found[k]);
+		for (int n = 0; n < s->found[k]; n++)
+			count[calc_need(k, n)]++;
+	}
+	for (int w = 0; w < s->npiles; w++)
+		for (int i = 0; i < s->len[w]; i++)
+			count[s->pile[w][i]]++;
+	for (int i = s->next; i < s->ncards; i++)
+		count[s->stock[i]]++;
+	if (s->hand)
+		count[s->hand]++;
+	for (int r = 1; r <= 13; r++)
+		if (count[r] != 4)
+			die("calc: internal error: %d cards of rank %c", count[r], calc_rank_char(r));
+#else
+	(void)s;
+#endif
+}
+
+void calc_check(const calc_state *s)
+{
+	check_cards(s);
+#ifdef YOMI_DEBUG
+	if (!s->hand && s->next < s->ncards)
+		die("calc: internal error: the hand is empty with cards in the stock");
+#else
+	(void)s;
+#endif
+}

@@ -1,0 +1,39 @@
+/* calcbatch: random and greedy games of Calculation played to the end,
+ * many at a time.
+ *
+ * A random game here is calc_deal of its deck followed by
+ * calc_random_playout with its generator, a greedy one calc_greedy_playout
+ * from its state, and the outcome is the same move for move: the batch is
+ * only a faster way to get it. With AVX-512 (F, BW, CD, VBMI, VBMI2,
+ * VPOPCNTDQ) and BMI2 eight games share each vector instruction, one per
+ * 64-bit lane, and nothing but the loading touches memory in the game
+ * loop (greedy reads a table of urgencies after foundation moves);
+ * elsewhere the games are played one by one with the scalar playouts. */
+#ifndef YOMI_CALCBATCH_H
+#define YOMI_CALCBATCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "calc/calc.h"
+
+typedef struct {
+	uint8_t success, rest; /* as calc_success and calc_rest */
+	uint16_t steps;
+} calcbatch_outcome;
+
+/* The outcome of S, a game over (or of its state so far). */
+calcbatch_outcome calcbatch_outcome_of(const calc_state *s);
+
+/* Plays N random games of VARIANT: game i deals DECKS[i] and draws from a
+ * copy of GENS[i] (the generators are left as they were). Returns how
+ * many of the games the scalar playout played (all of them without
+ * AVX-512; otherwise the rare lanes the vector loop gives up). */
+size_t calcbatch_random(int variant, const uint8_t (*decks)[52], const rng *gens, size_t n,
+			calcbatch_outcome *out);
+
+/* Plays greedy games (calc_greedy_playout) to the end from the N STATES;
+ * returns how many the scalar playout played, as calcbatch_random. */
+size_t calcbatch_greedy(const calc_state *states, size_t n, calcbatch_outcome *out);
+
+#endif

@@ -1,0 +1,70 @@
+#include "core/carry.h"
+
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/util.h"
+
+static bool skipped(size_t col, const int *skip, int nskip)
+{
+	for (int i = 0; i < nskip; i++)
+		if (skip[i] >= 0 && (size_t)skip[i] == col)
+			return true;
+	return false;
+}
+
+void carry_table(carry *c, const table *t, const int *skip, int nskip)
+{
+	size_t nc = table_ncols(t), n = 0;
+	c->cols = xrealloc(c->cols, (nc + 1) * sizeof *c->cols);
+	for (size_t i = 0; i < nc; i++)
+		if (!skipped(i, skip, nskip))
+			c->cols[n++] = i;
+	if (!c->names) {
+		c->n = n;
+		c->names = xmalloc((n + 1) * sizeof *c->names);
+		for (size_t i = 0; i < n; i++)
+			c->names[i] = xstrdup(table_colname(t, c->cols[i]));
+		return;
+	}
+	bool same = n == c->n;
+	for (size_t i = 0; same && i < n; i++)
+		same = !strcmp(table_colname(t, c->cols[i]), c->names[i]);
+	if (!same)
+		die("%s: its other columns differ from the first table's", table_name(t));
+}
+
+void carry_row(carry *c, const table *t)
+{
+	util_grow((void **)&c->vals, &c->cap, (c->rows + 1) * c->n, sizeof *c->vals);
+	for (size_t i = 0; i < c->n; i++)
+		c->vals[c->rows * c->n + i] = xstrdup(table_field(t, c->cols[i]));
+	c->rows++;
+}
+
+void carry_head(const carry *c, output *out)
+{
+	output_field(out, c->label);
+	for (size_t i = 0; i < c->n; i++)
+		output_field(out, c->names[i]);
+}
+
+void carry_write(const carry *c, size_t row, output *out)
+{
+	output_int(out, (int64_t)row + 1);
+	for (size_t i = 0; i < c->n; i++)
+		output_field(out, c->vals[row * c->n + i]);
+}
+
+void carry_free(carry *c)
+{
+	for (size_t i = 0; i < c->rows * c->n; i++)
+		free(c->vals[i]);
+	for (size_t i = 0; i < c->n; i++)
+		free(c->names[i]);
+	free(c->vals);
+	free(c->names);
+	free(c->cols);
+	*c = (carry){.label = c->label};
+}

@@ -1,0 +1,76 @@
+#include "core/cli.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "core/util.h"
+
+bool cli_option(int c, const char *arg, const char *usage, cli_output *out)
+{
+	switch (c) {
+	case 'o': out->path = arg; return true;
+	case 't': out->opts.tsv = true; return true;
+	case 'z': out->opts.gzip = true; return true;
+	case CLI_OPT_BOM: out->opts.bom = true; return true;
+	case 'h':
+		printf(usage, util_progname);
+		exit(fflush(stdout) || ferror(stdout) ? EXIT_DATA : 0);
+	case CLI_OPT_VERSION: util_version();
+	case '?': util_try_help();
+	}
+	return false;
+}
+
+void cli_progress(bool show, const char *what, size_t done, size_t total)
+{
+	static time_t last;
+	if (!show)
+		return;
+	time_t now = time(NULL);
+	if (now != last || done == total) {
+		last = now;
+		fprintf(stderr, "\r%s: %s %zu/%zu%s", util_progname, what, done, total,
+			done == total ? "\n" : "");
+	}
+}
+
+int64_t cli_i64(const char *name, const char *arg, int64_t lo, int64_t hi)
+{
+	int64_t v;
+	if (!util_parse_i64(arg, lo, hi, &v))
+		die_usage("invalid %s '%s': expected an integer from %" PRId64 " to %" PRId64,
+			  name, arg, lo, hi);
+	return v;
+}
+
+uint64_t cli_u64(const char *name, const char *arg, uint64_t hi)
+{
+	uint64_t v;
+	if (!util_parse_u64(arg, hi, &v))
+		die_usage("invalid %s '%s': expected an integer from 0 to %" PRIu64, name, arg, hi);
+	return v;
+}
+
+double cli_double(const char *name, const char *arg, double lo, double hi)
+{
+	double v;
+	if (!util_parse_double(arg, lo, hi, &v))
+		die_usage("invalid %s '%s': expected a number from %g to %g", name, arg, lo, hi);
+	return v;
+}
+
+int cli_choice(const char *name, const char *arg, const char *const *choices)
+{
+	char list[256] = "";
+	for (int i = 0; choices[i]; i++) {
+		if (strcmp(arg, choices[i]) == 0)
+			return i;
+		if (i)
+			strncat(list, ", ", sizeof list - strlen(list) - 1);
+		strncat(list, choices[i], sizeof list - strlen(list) - 1);
+	}
+	die_usage("invalid %s '%s': expected one of %s", name, arg, list);
+}

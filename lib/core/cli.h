@@ -1,0 +1,60 @@
+/* cli: the options every program shares: -o/--output, -t/--tsv, -z/--gzip,
+ * --bom, -h/--help and --version, so that they read and behave the same. */
+#ifndef YOMI_CLI_H
+#define YOMI_CLI_H
+
+#include <getopt.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/output.h"
+
+/* Long option codes above any short option a program uses. */
+enum { CLI_OPT_BOM = 1000, CLI_OPT_VERSION };
+
+/* Short options for getopt_long, to be appended to a program's own. */
+#define CLI_SHORT "o:tzh"
+
+/* Entries for a program's long option table (before its terminator). */
+#define CLI_LONG_OPTIONS                                         \
+	{"output", required_argument, NULL, 'o'},                \
+	{"tsv", no_argument, NULL, 't'},                         \
+	{"gzip", no_argument, NULL, 'z'},                        \
+	{"bom", no_argument, NULL, CLI_OPT_BOM},                 \
+	{"help", no_argument, NULL, 'h'},                        \
+	{"version", no_argument, NULL, CLI_OPT_VERSION}
+
+/* Their lines in a usage text. */
+#define CLI_HELP                                                                  \
+	"  -o, --output FILE     write FILE atomically (gzip if it ends in .gz)\n"  \
+	"  -t, --tsv             write TSV instead of CSV\n"                         \
+	"  -z, --gzip            gzip the output\n"                                  \
+	"      --bom             start the output with a UTF-8 byte order mark\n"    \
+	"  -h, --help            show this help and exit\n"                          \
+	"      --version         show the version and exit\n"
+
+typedef struct {
+	const char *path; /* NULL: stdout */
+	output_opts opts;
+} cli_output;
+
+/* Handles option C if it is one of the shared ones: the output settings go
+ * to OUT; --help prints USAGE (a printf format whose one %s, if any, is the
+ * program name) and exits; --version exits; '?' (getopt's complaint) exits 2.
+ * Returns false for a program's own options. */
+bool cli_option(int c, const char *arg, const char *usage, cli_output *out);
+
+/* "PROG: WHAT DONE/TOTAL" on stderr, at most once a second and at the
+ * end, when SHOW (the caller checks -q and that stderr is a terminal). */
+void cli_progress(bool show, const char *what, size_t done, size_t total);
+
+/* Option helpers: parse ARG given to option NAME or die with exit 2 and a
+ * message that states the accepted range. */
+int64_t cli_i64(const char *name, const char *arg, int64_t lo, int64_t hi);
+uint64_t cli_u64(const char *name, const char *arg, uint64_t hi);
+double cli_double(const char *name, const char *arg, double lo, double hi);
+/* Index of ARG in the NULL-terminated CHOICES, or die listing them. */
+int cli_choice(const char *name, const char *arg, const char *const *choices);
+
+#endif

@@ -1,0 +1,288 @@
+#include "core/stats.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+stats_kind stats_parse(const char *s, size_t n, stats_num *out)
+{
+	if (n == 0 || (n == 2 && s[0] == 'N' && s[1] == 'A'))
+		return STATS_MISSING;
+	if (n <= 12) { /* the common case, a short plain integer: no checks needed */
+		int64_t v = 0;
+		size_t j = s[0] == '-';
+		if (j < n) {
+			while (j < n && s[j] >= '0' && s[j] <= '9')
+				v = v * 10 + (s[j++] - '0');
+			if (j == n) {
+				v = s[0] == '-' ? -v : v;
+				out->fixed = v * STATS_SCALE;
+				out->v = (double)v;
+				out->exact = true;
+				return STATS_NUM;
+			}
+		}
+	}
+	size_t i = 0;
+	bool neg = false;
+	if (s[i] == '-' || s[i] == '+')
+		neg = s[i++] == '-';
+	int64_t ip = 0, fp = 0;
+	int idigits = 0, fdigits = 0;
+	bool overflow = false;
+	while (i < n && s[i] >= '0' && s[i] <= '9') {
+		if (ip > (INT64_MAX / STATS_SCALE - 9) / 10)
+			overflow = true;
+		else
+			ip = ip * 10 + (s[i] - '0');
+		i++, idigits++;
+	}
+	if (i < n && s[i] == '.') {
+		i++;
+		while (i < n && s[i] >= '0' && s[i] <= '9') {
+			if (fdigits < STATS_DECIMALS)
+				fp = fp * 10 + (s[i] - '0');
+			else if (s[i] != '0')
+				overflow = true; /* more precision than the fixed scale */
+			i++, fdigits++;
+		}
+	}
+	if (idigits + fdigits == 0)
+		return STATS_BAD;
+	if (i == n && !overflow) {
+		for (int k = fdigits; k < STATS_DECIMALS; k++)
+			fp *= 10;
+		int64_t f = ip * STATS_SCALE + fp;
+		out->fixed = neg ? -f : f;
+		out->v = (double)out->fixed / STATS_SCALE;
+		out->exact = true;
+		/* Exactly rounded double: the division above can be off by an
+		 * ulp for long decimals, strtod never is. */
+		if (idigits + fdigits > 15) {
+			char buf[64];
+			if (n < sizeof buf) {
+				memcpy(buf, s, n);
+				buf[n] = '\0';
+				out->v = strtod(buf, NULL);
+			}
+		}
+		return STATS_NUM;
+	}
+	/* Exponent or too many digits: fall back to strtod on the whole text. */
+	if (i < n && (s[i] == 'e' || s[i] == 'E')) {
+		i++;
+		if (i < n && (s[i] == '-' || s[i] == '+'))
+			i++;
+		size_t d = i;
+		while (i < n && s[i] >= '0' && s[i] <= '9')
+			i++;
+		if (i == d)
+			return STATS_BAD;
+	}
+	if (i != n)
+		return STATS_BAD;
+	char buf[128];
+	if (n >= sizeof buf)
+		return STATS_BAD;
+	memcpy(buf, s, n);
+	buf[n] = '\0';
+	out->v = strtod(buf, NULL);
+	if (!isfinite(out->v))
+		return STATS_BAD;
+	out->exact = false;
+	out->fixed = 0;
+	return STATS_NUM;
+}
+
+void stats_init(stats_acc *a)
+{
+	memset(a, 0, sizeof *a);
+	a->exact = true;
+	a->min = INFINITY;
+	a->max = -INFINITY;
+}
+
+void stats_add(stats_acc *a, const stats_num *x)
+{
+	a->n++;
+	a->dsum += x->v;
+	a->dsumsq += x->v * x->v;
+	if (x->v < a->min)
+		a->min = x->v;
+	if (x->v > a->max)
+		a->max = x->v;
+	if (!a->exact)
+		return;
+	__int128 f = x->fixed;
+	if (!x->exact || __builtin_add_overflow(a->isum, f, &a->isum) ||
+	    __builtin_add_overflow(a->isumsq, f * f, &a->isumsq))
+		a->exact = false;
+}
+
+void stats_merge(stats_acc *a, const stats_acc *b)
+{
+	a->n += b->n;
+	a->na += b->na;
+	a->dsum += b->dsum;
+	a->dsumsq += b->dsumsq;
+	if (b->min < a->min)
+		a->min = b->min;
+	if (b->max > a->max)
+		a->max = b->max;
+	if (a->exact && (!b->exact || __builtin_add_overflow(a->isum, b->isum, &a->isum) ||
+			 __builtin_add_overflow(a->isumsq, b->isumsq, &a->isumsq)))
+		a->exact = false;
+}
+
+double stats_sum(const stats_acc *a)
+{
+	return a->exact ? (double)((long double)a->isum / STATS_SCALE) : a->dsum;
+}
+
+double stats_mean(const stats_acc *a)
+{
+	if (a->n == 0)
+		return NAN;
+	if (a->exact)
+		return (double)((long double)a->isum / ((long double)STATS_SCALE * a->n));
+	return a->dsum / (double)a->n;
+}
+
+double stats_var(const stats_acc *a)
+{
+	if (a->n < 2)
+		return NAN;
+	long double n = (long double)a->n;
+	if (a->exact) {
+		/* n*S2 - S1^2 in 10^-12 units, in integers while it fits. */
+		__int128 ns2, s1s1, num;
+		if (!__builtin_mul_overflow((__int128)a->n, a->isumsq, &ns2) &&
+		    !__builtin_mul_overflow(a->isum, a->isum, &s1s1) &&
+		    !__builtin_sub_overflow(ns2, s1s1, &num))
+			return (double)((long double)num / (1e12L * n * (n - 1)));
+		long double s1 = (long double)a->isum / STATS_SCALE;
+		long double s2 = (long double)a->isumsq / 1e12L;
+		long double v = (s2 - s1 * s1 / n) / (n - 1);
+		return v < 0 ? 0 : (double)v;
+	}
+	double mean = a->dsum / (double)a->n;
+	double v = (a->dsumsq - mean * a->dsum) / (double)(a->n - 1);
+	return v < 0 ? 0 : v;
+}
+
+void stats_format_fixed(__int128 v, int scale_digits, char *buf, size_t n)
+{
+	char tmp[64];
+	int len = 0;
+	bool neg = v < 0;
+	unsigned __int128 u = neg ? -(unsigned __int128)v : (unsigned __int128)v;
+	do {
+		tmp[len++] = (char)('0' + (int)(u % 10));
+		u /= 10;
+	} while (u > 0 || len <= scale_digits);
+	/* tmp holds the digits backwards; the last scale_digits are decimals. */
+	int frac_end = 0; /* trailing zero decimals to drop */
+	while (frac_end < scale_digits && tmp[frac_end] == '0')
+		frac_end++;
+	size_t k = 0;
+	if (neg && k + 1 < n)
+		buf[k++] = '-';
+	for (int i = len - 1; i >= scale_digits && k + 1 < n; i--)
+		buf[k++] = tmp[i];
+	if (frac_end < scale_digits && k + 1 < n) {
+		buf[k++] = '.';
+		for (int i = scale_digits - 1; i >= frac_end && k + 1 < n; i--)
+			buf[k++] = tmp[i];
+	}
+	buf[k] = '\0';
+	if (strcmp(buf, "-0") == 0)
+		strcpy(buf, "0");
+}
+
+bool stats_parse_fixed(const char *s, int scale_digits, __int128 *out)
+{
+	bool neg = *s == '-';
+	if (neg)
+		s++;
+	__int128 v = 0;
+	int frac = -1;
+	if (!*s)
+		return false;
+	for (; *s; s++) {
+		if (*s == '.' && frac < 0) {
+			frac = 0;
+			continue;
+		}
+		if (*s < '0' || *s > '9' || frac >= scale_digits)
+			return false;
+		if (__builtin_mul_overflow(v, 10, &v) || __builtin_add_overflow(v, *s - '0', &v))
+			return false;
+		if (frac >= 0)
+			frac++;
+	}
+	for (int k = frac < 0 ? 0 : frac; k < scale_digits; k++)
+		if (__builtin_mul_overflow(v, 10, &v))
+			return false;
+	*out = neg ? -v : v;
+	return true;
+}
+
+double stats_z(double level)
+{
+	/* Solve Phi(z) = 1 - (1 - level) / 2 by Newton's method on erfc,
+	 * which libm computes to full double precision. */
+	double p = 1 - (1 - level) / 2, z = 0;
+	for (int i = 0; i < 100; i++) {
+		double cdf = 0.5 * erfc(-z / M_SQRT2);
+		double pdf = exp(-z * z / 2) / sqrt(2 * M_PI);
+		double step = (cdf - p) / pdf;
+		z -= step;
+		if (fabs(step) < 1e-15 * (1 + fabs(z)))
+			break;
+	}
+	return z;
+}
+
+void stats_wilson(double k, double n, double z, double *lo, double *hi)
+{
+	if (n <= 0) {
+		*lo = *hi = NAN;
+		return;
+	}
+	double p = k / n, z2 = z * z;
+	double d = 1 + z2 / n;
+	double c = (p + z2 / (2 * n)) / d;
+	double h = z / d * sqrt(p * (1 - p) / n + z2 / (4 * n * n));
+	*lo = c - h < 0 ? 0 : c - h;
+	*hi = c + h > 1 ? 1 : c + h;
+	if (k == 0)
+		*lo = 0; /* exactly, not a rounding error away from it */
+	if (k == n)
+		*hi = 1;
+}
+
+double stats_elo(double s)
+{
+	if (s <= 0)
+		return -INFINITY;
+	if (s >= 1)
+		return INFINITY;
+	return -400 * log10(1 / s - 1);
+}
+
+double stats_quantile(const double *v, size_t n, double p)
+{
+	if (n == 0)
+		return NAN;
+	/* R's quantile(type = 7) step by step, so results agree to the bit:
+	 * index = 1 + (n - 1) p, then (1 - h) x[lo] + h x[hi]. */
+	double index = 1 + (double)(n - 1) * p;
+	double lo = floor(index), hi = ceil(index);
+	double xl = v[(size_t)lo - 1], xh = v[(size_t)hi - 1];
+	if (index > lo && xh != xl) {
+		double h = index - lo;
+		return (1 - h) * xl + h * xh;
+	}
+	return xl;
+}

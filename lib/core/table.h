@@ -1,0 +1,47 @@
+/* table: reading CSV and TSV tables with a header row.
+ *
+ * Parsing is libcsv in strict mode, fed one input line at a time so that
+ * every row and every error carries the line number where it starts. The
+ * delimiter is a comma or a tab, whichever the header line has more of
+ * outside quotes; TSV follows the same quoting rules as CSV (what R's
+ * read.delim accepts). Fields are NUL-terminated, of any length; CRLF
+ * line ends are accepted; a field containing a NUL byte is an error. */
+#ifndef YOMI_TABLE_H
+#define YOMI_TABLE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef struct table table;
+
+typedef struct {
+	const char *encoding; /* NULL or "UTF-8": no conversion */
+	bool no_header;       /* rows only, of any width (e.g. MeCab CSV) */
+	char delim;           /* 0: detect from the header line */
+} table_opts;
+
+/* Opens PATH ("-" for stdin) and reads the header. Dies on an empty input
+ * or a malformed header. OPTS may be NULL. */
+table *table_open(const char *path, const table_opts *opts);
+const char *table_name(const table *t);
+char table_delim(const table *t);
+size_t table_ncols(const table *t);
+const char *table_colname(const table *t, size_t i);
+/* Index of the column NAME, or -1. */
+int table_col(const table *t, const char *name);
+/* Index of the column NAME, or die naming the file and the missing column. */
+int table_need_col(const table *t, const char *name);
+
+/* Advances to the next row; false at the end of the table. */
+bool table_read_row(table *t);
+size_t table_nfields(const table *t);
+const char *table_field(const table *t, size_t i);
+size_t table_field_len(const table *t, size_t i);
+/* Line where the current row starts. */
+long table_line(const table *t);
+/* Dies with "FILE:LINE: column NAME: invalid UTF-8" unless field I of the
+ * current row is valid UTF-8. */
+void table_need_utf8(const table *t, size_t i);
+void table_close(table *t);
+
+#endif

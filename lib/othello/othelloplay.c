@@ -1,0 +1,128 @@
+#include "othello/othelloplay.h"
+
+#include <string.h>
+
+#include "core/util.h"
+
+bool othelloplay_parse(const char *spec, double ucb, uint32_t threshold, othelloplay *p)
+{
+	*p = (othelloplay){.kind = OTHELLOPLAY_RANDOM, .ucb = ucb, .threshold = threshold};
+	if (!strcmp(spec, "random"))
+		return true;
+	const char *n;
+	if (!strncmp(spec, "mc:", 3)) {
+		p->kind = OTHELLOPLAY_MC;
+		n = spec + 3;
+	} else if (!strncmp(spec, "mcts:", 5)) {
+		p->kind = OTHELLOPLAY_MCTS;
+		n = spec + 5;
+	} else {
+		return false;
+	}
+	int64_t v;
+	if (!util_parse_i64(n, 1, OTHELLOPLAY_MAX_PLAYOUTS, &v))
+		return false;
+	p->playouts = (uint32_t)v;
+	return true;
+}
+
+void othelloplay_free(othelloplay *p)
+{
+	mcts_free(&p->tree);
+}
+
+/* Legal moves of POS as move codes (a lone pass when it has none). */
+static uint32_t move_list(const othello_pos *pos, int32_t moves[64])
+{
+	uint64_t m = othello_moves(pos->me, pos->opp);
+	uint32_t n = 0;
+	if (!m)
+		moves[n++] = OTHELLO_PASS;
+	for (; m; m &= m - 1)
+		moves[n++] = __builtin_ctzll(m);
+	return n;
+}
+
+/* Exactly the choice a random playout makes, so that random players
+ * replay othello_random_game. */
+static int choose_random(const othello_pos *pos, rng_draw *d)
+{
+	if (!othello_moves(pos->me, pos->opp))
+		return OTHELLO_PASS;
+	int32_t moves[64];
+	uint32_t n = move_list(pos, moves);
+	return moves[rng_draw_below(d, n)];
+}
+
+/* Flat Monte Carlo: the move whose random continuations score best for
+ * the mover (wins count 1, draws 1/2); the first such move on ties. */
+static int choose_mc(const othelloplay *p, const othello_pos *pos, rng *r)
+{
+	int32_t moves[64];
+	uint32_t n = move_list(pos, moves);
+	if (n == 1)
+		return moves[0];
+	int best = moves[0];
+	double best_score = -1;
+	for (uint32_t i = 0; i < n; i++) {
+		othello_pos c = *pos;
+		othello_play(&c, moves[i]);
+		double score = 0;
+		for (uint32_t k = 0; k < p->playouts; k++)
+			score += 1.0 - othelloplay_reward(othello_random_result(c.me, c.opp, r));
+		if (score > best_score) {
+			best_score = score;
+			best = moves[i];
+		}
+	}
+	return best;
+}
+
+/* UCT: select by UCB1 down to a leaf, expand it once it has THRESHOLD
+ * visits, finish the game at random, and credit each node on the path
+ * from the view of the player who chose it. */
+static int choose_mcts(othelloplay *p, const othello_pos *pos, rng *r)
+{
+	int32_t moves[64];
+	uint32_t n = move_list(pos, moves);
+	if (n == 1)
+		return moves[0];
+	mcts_tree *t = &p->tree;
+	mcts_reset(t);
+	mcts_expand(t, 0, moves, n);
+	uint32_t path[OTHELLO_MAX_PLIES + 2];
+	for (uint32_t it = 0; it < p->playouts; it++) {
+		othello_pos c = *pos;
+		uint32_t node = 0, depth = 0;
+		path[depth++] = 0;
+		for (;;) {
+			if (!t->node[node].nchild) {
+				if (t->node[node].visits < p->threshold || othello_over(&c))
+					break;
+				uint32_t k = move_list(&c, moves);
+				mcts_expand(t, node, moves, k);
+			}
+			node = mcts_select(t, node, p->ucb);
+			othello_play(&c, t->node[node].move);
+			path[depth++] = node;
+		}
+		/* The reward for the side to move at the leaf; the node above it
+		 * was chosen by the other side, and so on up. */
+		double reward = othelloplay_reward(othello_random_result(c.me, c.opp, r));
+		while (depth--) {
+			reward = 1.0 - reward;
+			t->node[path[depth]].visits++;
+			t->node[path[depth]].score += reward;
+		}
+	}
+	return t->node[mcts_best(t, 0)].move;
+}
+
+int othelloplay_choose(othelloplay *p, const othello_pos *pos, rng_draw *d)
+{
+	switch (p->kind) {
+	case OTHELLOPLAY_MC: return choose_mc(p, pos, d->r);
+	case OTHELLOPLAY_MCTS: return choose_mcts(p, pos, d->r);
+	default: return choose_random(pos, d);
+	}
+}

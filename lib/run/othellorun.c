@@ -1,0 +1,375 @@
+#include "run/othellorun.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "core/carry.h"
+#include "othello/othello.h"
+#include "othello/othelloplay.h"
+#include "core/output.h"
+#include "core/table.h"
+#include "core/util.h"
+
+typedef struct {
+	othello_pos *pos;
+	size_t n, cap;
+	carry cols; /* the tables' other columns */
+	table *reading; /* kept reachable, so a die() while reading leaks nothing */
+	bool from_files;
+} positions;
+
+/* Plays the space-separated MOVES onto P; false with a message in ERR
+ * naming the bad one. */
+static bool apply_moves(othello_pos *p, const char *moves, char *err, size_t errsize)
+{
+	const char *s = moves;
+	for (int k = 1;; k++) {
+		while (*s == ' ')
+			s++;
+		if (!*s)
+			return true;
+		size_t n = strcspn(s, " ");
+		int m = othello_parse_move(s, (unsigned)(n < 8 ? n : 8));
+		if (m < 0) {
+			snprintf(err, errsize, "move %d ('%.*s') is not a square a1..h8 or pass", k,
+				 (int)(n < 16 ? n : 16), s);
+			return false;
+		}
+		if (!othello_legal(p, m)) {
+			snprintf(err, errsize, "move %d (%.*s) is illegal for %s", k, (int)n, s,
+				 p->turn == OTHELLO_BLACK ? "black" : "white");
+			return false;
+		}
+		othello_play(p, m);
+		s += n;
+	}
+}
+
+static void read_table(positions *ps, const char *path)
+{
+	table *t = ps->reading = table_open(path, NULL);
+	const char *name = table_name(t);
+	int cb = table_col(t, "board"), ct = table_col(t, "turn"), cm = table_col(t, "moves");
+	if (cb < 0 && cm < 0)
+		die("%s: no column 'board' (with 'turn') or 'moves'", name);
+	if (cb >= 0 && ct < 0)
+		die("%s: column 'board' needs a column 'turn'", name);
+	carry_table(&ps->cols, t, (const int[]){cb, ct, cm}, 3);
+	while (table_read_row(t)) {
+		long line = table_line(t);
+		if ((int64_t)ps->n >= OTHELLORUN_MAX_POSITIONS)
+			die_at(name, line, "more than %lld positions",
+			       (long long)OTHELLORUN_MAX_POSITIONS);
+		util_grow((void **)&ps->pos, &ps->cap, ps->n + 1, sizeof *ps->pos);
+		othello_pos *p = &ps->pos[ps->n++];
+		othello_start(p);
+		char msg[96];
+		const char *err = NULL;
+		if (cb >= 0)
+			err = othello_parse(table_field(t, (size_t)cb), table_field(t, (size_t)ct), p);
+		if (!err && cm >= 0 && !apply_moves(p, table_field(t, (size_t)cm), msg, sizeof msg))
+			err = msg;
+		if (err)
+			die_at(name, line, "%s", err);
+		carry_row(&ps->cols, t);
+	}
+	table_close(t);
+	ps->reading = NULL;
+}
+
+static void positions_load(positions *ps, const othellorun_opts *o)
+{
+	*ps = (positions){.cols.label = "position", .from_files = o->nfiles > 0};
+	for (int i = 0; i < o->nfiles; i++)
+		read_table(ps, o->files[i]);
+	if (!o->nfiles) {
+		ps->pos = xmalloc(sizeof *ps->pos);
+		ps->n = ps->cap = 1;
+		othello_start(&ps->pos[0]);
+	}
+}
+
+static void positions_free(positions *ps)
+{
+	carry_free(&ps->cols);
+	free(ps->pos);
+}
+
+/* The header's leading columns, and each row's, when positions came from
+ * tables. */
+static void head_position(output *out, const positions *ps)
+{
+	if (ps->from_files)
+		carry_head(&ps->cols, out);
+}
+
+static void row_position(output *out, const positions *ps, size_t i)
+{
+	if (ps->from_files)
+		carry_write(&ps->cols, i, out);
+}
+
+static const char *side_name(int turn)
+{
+	return turn == OTHELLO_BLACK ? "black" : "white";
+}
+
+static uint64_t stream_of(const positions *ps, size_t i)
+{
+	return (ps->from_files ? (uint64_t)(i + 1) : 0) << 40;
+}
+
+static double now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void write_game(output *out, const othellorun_opts *o, const othello_pos *start,
+		       const othello_game *g, int64_t id)
+{
+	char name[5];
+	output_int(out, id);
+	output_int(out, (int64_t)o->seed);
+	output_field(out, side_name(start->turn));
+	if (g->plies)
+		output_field(out, othello_move_name(g->moves[0], name));
+	else
+		output_na(out);
+	output_int(out, g->plies);
+	int b = __builtin_popcountll(othello_black(&g->end));
+	int w = __builtin_popcountll(othello_white(&g->end));
+	output_int(out, b);
+	output_int(out, w);
+	output_field(out, b > w ? "black" : b < w ? "white" : "draw");
+	if (o->moves) {
+		/* "d3 c5 ..." : at most 120 names of 4 characters and spaces. */
+		char buf[OTHELLO_MAX_PLIES * 5 + 1];
+		size_t len = 0;
+		for (int k = 0; k < g->plies; k++) {
+			if (k)
+				buf[len++] = ' ';
+			othello_move_name(g->moves[k], name);
+			size_t n = strlen(name);
+			memcpy(buf + len, name, n);
+			len += n;
+		}
+		output_field_n(out, buf, len);
+	}
+	output_end_row(out);
+}
+
+/* A match between two players from START (random ones draw exactly as
+ * the batched random playouts do, through the same stream). */
+static void play_match(othelloplay pl[2], const othello_pos *start, rng *r, othello_game *g)
+{
+	othello_pos p = *start;
+	rng_draw d = {.r = r};
+	g->plies = 0;
+	while (!othello_over(&p)) {
+		int m = othelloplay_choose(&pl[p.turn], &p, &d);
+		if (!othello_legal(&p, m))
+			die("internal error: a player chose an illegal move");
+		g->moves[g->plies++] = (uint8_t)m;
+		othello_play(&p, m);
+	}
+	g->end = p;
+}
+
+static void run_games(othellorun_opts *o, const positions *ps, output *out)
+{
+	othelloplay *pl = o->player;
+	bool random = pl[0].kind == OTHELLOPLAY_RANDOM && pl[1].kind == OTHELLOPLAY_RANDOM;
+	head_position(out, ps);
+	static const char *const cols[] = {"game", "seed", "first_player", "first_move",
+					   "plies", "black", "white", "winner"};
+	for (size_t k = 0; k < sizeof cols / sizeof *cols; k++)
+		output_field(out, cols[k]);
+	if (o->moves)
+		output_field(out, "moves");
+	output_end_row(out);
+	bool show = !o->quiet && isatty(STDERR_FILENO);
+	size_t total = ps->n * (size_t)o->games, done = 0;
+	for (size_t i = 0; i < ps->n; i++) {
+		uint64_t base = stream_of(ps, i);
+		othello_pos start[OTHELLO_BATCH];
+		rng r[OTHELLO_BATCH];
+		othello_game g[OTHELLO_BATCH];
+		for (int j = 0; j < OTHELLO_BATCH; j++)
+			start[j] = ps->pos[i];
+		for (int64_t k = 0; k < o->games;) {
+			int batch = random ? OTHELLO_BATCH : 1;
+			if (batch > o->games - k)
+				batch = (int)(o->games - k);
+			for (int j = 0; j < batch; j++)
+				rng_stream(&r[j], o->seed, base + (uint64_t)(o->first + k + j));
+			if (random)
+				othello_random_games(start, r, g, batch, o->moves);
+			else
+				play_match(pl, start, r, g);
+			for (int j = 0; j < batch; j++) {
+				row_position(out, ps, i);
+				write_game(out, o, start, &g[j], o->first + k + j);
+			}
+			k += batch;
+			done += (size_t)batch;
+			if (show && (done & 1023) < (size_t)batch)
+				cli_progress(true, "game", done, total);
+		}
+	}
+	cli_progress(show, "game", total, total);
+}
+
+static void run_per_move(const othellorun_opts *o, const positions *ps, output *out)
+{
+	head_position(out, ps);
+	static const char *const cols[] = {"move", "games", "wins", "draws", "losses", "win_rate"};
+	for (size_t k = 0; k < sizeof cols / sizeof *cols; k++)
+		output_field(out, cols[k]);
+	output_end_row(out);
+	for (size_t i = 0; i < ps->n; i++) {
+		const othello_pos *root = &ps->pos[i];
+		if (othello_over(root))
+			continue;
+		uint64_t m = othello_moves(root->me, root->opp);
+		int moves[64], nm = 0;
+		if (!m)
+			moves[nm++] = OTHELLO_PASS;
+		for (; m; m &= m - 1)
+			moves[nm++] = __builtin_ctzll(m);
+		for (int a = 0; a < nm; a++) {
+			othello_pos child[OTHELLO_BATCH];
+			rng r[OTHELLO_BATCH];
+			othello_game g[OTHELLO_BATCH];
+			for (int j = 0; j < OTHELLO_BATCH; j++) {
+				child[j] = *root;
+				othello_play(&child[j], moves[a]);
+			}
+			uint64_t base = stream_of(ps, i) + ((uint64_t)moves[a] << 32);
+			int64_t wins = 0, draws = 0, losses = 0;
+			for (int64_t k = 0; k < o->per_move;) {
+				int batch = OTHELLO_BATCH;
+				if (batch > o->per_move - k)
+					batch = (int)(o->per_move - k);
+				for (int j = 0; j < batch; j++)
+					rng_stream(&r[j], o->seed, base + (uint64_t)(o->first + k + j));
+				othello_random_games(child, r, g, batch, false);
+				for (int j = 0; j < batch; j++) {
+					/* Discs of the side that moved at the root. */
+					int mine = __builtin_popcountll(root->turn == OTHELLO_BLACK
+						? othello_black(&g[j].end) : othello_white(&g[j].end));
+					int theirs = __builtin_popcountll(g[j].end.me | g[j].end.opp) - mine;
+					wins += mine > theirs;
+					draws += mine == theirs;
+					losses += mine < theirs;
+				}
+				k += batch;
+			}
+			char name[5];
+			row_position(out, ps, i);
+			output_field(out, othello_move_name(moves[a], name));
+			output_int(out, o->per_move);
+			output_int(out, wins);
+			output_int(out, draws);
+			output_int(out, losses);
+			output_double(out, (double)wins / (double)o->per_move);
+			output_end_row(out);
+		}
+	}
+}
+
+static void run_perft(const othellorun_opts *o, const positions *ps, output *out)
+{
+	head_position(out, ps);
+	static const char *const cols[] = {"depth", "leaves", "seconds", "leaves_per_second"};
+	for (size_t k = 0; k < sizeof cols / sizeof *cols; k++)
+		output_field(out, cols[k]);
+	output_end_row(out);
+	for (size_t i = 0; i < ps->n; i++) {
+		for (int d = 1; d <= o->perft; d++) {
+			double t0 = now();
+			uint64_t n = othello_perft(&ps->pos[i], d);
+			double t = now() - t0;
+			row_position(out, ps, i);
+			char buf[64];
+			output_int(out, d);
+			output_int(out, (int64_t)n); /* below 2^63 up to OTHELLORUN_MAX_PERFT */
+			snprintf(buf, sizeof buf, "%.6f", t);
+			output_field(out, buf);
+			snprintf(buf, sizeof buf, "%.0f", t > 0 ? (double)n / t : 0.0);
+			output_field(out, t > 0 ? buf : "NA");
+			output_end_row(out);
+		}
+	}
+}
+
+/* The board as 8 rows (rank 8 on top, as players see it). */
+static void draw_board(FILE *f, const othello_pos *p, uint64_t marks)
+{
+	uint64_t b = othello_black(p), w = othello_white(p);
+	fputs("  a b c d e f g h\n", f);
+	for (int row = 7; row >= 0; row--) {
+		fprintf(f, "%d", row + 1);
+		for (int col = 0; col < 8; col++) {
+			int sq = row * 8 + col;
+			char c = (b >> sq & 1) ? 'X' : (w >> sq & 1) ? 'O' : (marks >> sq & 1) ? '.' : '-';
+			fprintf(f, " %c", c);
+		}
+		fprintf(f, " %d\n", row + 1);
+	}
+	fputs("  a b c d e f g h\n", f);
+}
+
+static void run_show(othellorun_opts *o, const positions *ps)
+{
+	othelloplay *pl = o->player;
+	rng r;
+	rng_stream(&r, o->seed, stream_of(ps, 0) + (uint64_t)o->first);
+	othello_pos p = ps->pos[0];
+	rng_draw d = {.r = &r};
+	FILE *f = stdout;
+	fprintf(f, "game %lld, seed %llu: black (X) %s, white (O) %s\n\n", (long long)o->first,
+		(unsigned long long)o->seed, o->black, o->white);
+	draw_board(f, &p, othello_moves(p.me, p.opp));
+	for (int ply = 1; !othello_over(&p); ply++) {
+		int m = othelloplay_choose(&pl[p.turn], &p, &d);
+		char name[5];
+		fprintf(f, "\n%d. %s %s\n", ply, side_name(p.turn), othello_move_name(m, name));
+		othello_play(&p, m);
+		draw_board(f, &p, othello_moves(p.me, p.opp));
+		fprintf(f, "X %d  O %d\n", __builtin_popcountll(othello_black(&p)),
+			__builtin_popcountll(othello_white(&p)));
+	}
+	int b = __builtin_popcountll(othello_black(&p)), w = __builtin_popcountll(othello_white(&p));
+	fprintf(f, "\n%s\n", b > w ? "black wins" : b < w ? "white wins" : "draw");
+	if (fflush(f) || ferror(f))
+		die("write error on standard output");
+}
+
+int othellorun_main(othellorun_opts *o)
+{
+	positions ps;
+	positions_load(&ps, o);
+	if (o->show) {
+		if (ps.n != 1)
+			die("--show draws one game: give one position, not %zu", ps.n);
+		run_show(o, &ps);
+	} else {
+		output *out = output_open(o->out.path, &o->out.opts);
+		if (o->perft)
+			run_perft(o, &ps, out);
+		else if (o->per_move)
+			run_per_move(o, &ps, out);
+		else
+			run_games(o, &ps, out);
+		output_close(out);
+	}
+	positions_free(&ps);
+	othelloplay_free(&o->player[0]);
+	othelloplay_free(&o->player[1]);
+	return 0;
+}

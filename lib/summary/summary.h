@@ -1,0 +1,36 @@
+/* summary: one-pass group-by aggregation of a table (the engine behind
+ * summarize): operations, grouping by hash, exact partial aggregates and
+ * their merge, and the crosstab layout. */
+#ifndef YOMI_SUMMARY_H
+#define YOMI_SUMMARY_H
+
+#include <stdbool.h>
+
+#include "core/output.h"
+
+typedef struct summary summary;
+
+typedef struct {
+	const char **group; /* column names; ngroup may be 0 */
+	int ngroup;
+	const char **ops;   /* operation specs as given, e.g. "mean:plies" */
+	int nops;
+	bool sort;          /* groups by key instead of first seen */
+	double level;       /* interval level, e.g. 0.95 */
+	bool partial;       /* write mergeable partial aggregates */
+	bool crosstab;      /* group[0] x group[1] grid of ops[0] */
+} summary_opts;
+
+/* True if TEXT names an operation (so that it is not taken for a file). */
+bool summary_is_op(const char *text);
+/* Checks the options (dies with exit 2 on unknown or unmergeable ops). */
+summary *summary_new(const summary_opts *o);
+/* Aggregates every row of the table at PATH. */
+void summary_add_table(summary *s, const char *path);
+/* Merges a table written by --partial (the first one fixes the groups and
+ * operations when the summary was made without any). */
+void summary_merge_table(summary *s, const char *path);
+void summary_write(summary *s, output *out);
+void summary_free(summary *s);
+
+#endif
