@@ -24,6 +24,16 @@ uint64_t rng_splitmix64(uint64_t *state);
 
 void rng_seed(rng *r, uint64_t key);
 void rng_stream(rng *r, uint64_t seed, uint64_t stream);
+
+/* The stream of item I (a game, a playout: I < 2^32) in part SUB (a
+ * root move of --per-move, SUB < 2^8; else 0) of input position P (0:
+ * the program's own start; P >= 1: the P-th input row, P < 2^23):
+ * P * 2^40 + SUB * 2^32 + I, so no two items of a run share a stream and
+ * shards of a run draw exactly what the whole run draws. */
+static inline uint64_t rng_key(uint64_t p, uint64_t sub, uint64_t i)
+{
+	return p << 40 | sub << 32 | i;
+}
 /* Inline: the playout loops draw one number per move. */
 static inline uint64_t rng_next(rng *r)
 {
