@@ -6,10 +6,10 @@
 #include <string.h>
 
 #include "core/cli.h"
-#include "nim/nim.h"
 #include "core/input.h"
 #include "core/rng.h"
 #include "core/util.h"
+#include "nim/nim.h"
 
 static const char usage_text[] =
 	"Usage: %s [OPTION]... [GAME]\n"

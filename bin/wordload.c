@@ -3,9 +3,9 @@
 #include <string.h>
 
 #include "core/cli.h"
-#include "words/lexicon.h"
 #include "core/output.h"
 #include "core/util.h"
+#include "words/lexicon.h"
 
 static const char usage_text[] =
 	"Usage: %s [OPTION]... [FILE]...\n"

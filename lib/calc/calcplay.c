@@ -1,11 +1,29 @@
 #include "calc/calcplay.h"
 
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "calc/calcbatch.h"
 #include "core/util.h"
+
+const char *const calcplay_policies[] = {"random", "greedy", "mcts", "simple", "best",
+					 "clairvoyant", NULL};
+
+void calcplay_name(const calcplay *p, char *buf, size_t size)
+{
+	switch (p->kind) {
+	case CALCPLAY_MCTS: snprintf(buf, size, "mcts:%u", p->playouts); break;
+	case CALCPLAY_BEST:
+		snprintf(buf, size, "best:%u/%dx%u/%d/%d/%d", p->playouts, p->endgame, p->samples,
+			 p->hold, p->exact, p->exact_all);
+		break;
+	case CALCPLAY_SIMPLE: snprintf(buf, size, "simple:%dx%d", p->level, p->width); break;
+	case CALCPLAY_CLAIRVOYANT: snprintf(buf, size, "clairvoyant:%d", p->level); break;
+	default: snprintf(buf, size, "%s", calcplay_policies[p->kind]); break;
+	}
+}
 
 double calcplay_reward(const calc_state *s, double bad)
 {

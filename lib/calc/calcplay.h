@@ -8,12 +8,13 @@
 #ifndef YOMI_CALCPLAY_H
 #define YOMI_CALCPLAY_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "calc/calc.h"
 #include "calc/calcsolve.h"
-#include "search/mcts.h"
 #include "core/rng.h"
+#include "search/mcts.h"
 
 typedef enum {
 	CALCPLAY_RANDOM,
@@ -59,6 +60,12 @@ typedef struct {
 	int line_at;         /* the next move's index in it */
 	calc_state line_next; /* and the position that move is for */
 } calcplay;
+
+/* The policies' names, in calcplay_kind order (NULL-terminated). */
+extern const char *const calcplay_policies[];
+/* The player's label in output rows: its policy and the settings that
+ * make it (e.g. "mcts:10000", "simple:5x5"). */
+void calcplay_name(const calcplay *p, char *buf, size_t size);
 
 /* The reward of a finished game: 1 for success; with B >= 0 the seed's
  * shaped reward B (1 - (rest - 2) / 24)^2 for rest <= 24, else 0. */

@@ -7,9 +7,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "search/mcts.h"
-#include "othello/othello.h"
 #include "core/rng.h"
+#include "othello/othello.h"
+#include "search/mcts.h"
 
 typedef enum { OTHELLOPLAY_RANDOM, OTHELLOPLAY_MC, OTHELLOPLAY_MCTS } othelloplay_kind;
 

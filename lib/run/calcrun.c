@@ -1,5 +1,6 @@
 #include "run/calcrun.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -85,10 +86,10 @@ static void write_row(rows *w, size_t deal, int64_t id, calcbatch_outcome res, c
 		      size_t mlen)
 {
 	calcrun_opts *o = w->o;
-	if (o->nfiles)
+	if (o->common.nfiles)
 		carry_write(&w->ds->cols, deal, w->out);
 	output_int(w->out, id);
-	output_int(w->out, (int64_t)o->seed);
+	output_int(w->out, (int64_t)o->common.seed);
 	output_field(w->out, variant_name(o->variant));
 	output_field(w->out, o->policy_name);
 	output_int(w->out, res.success);
@@ -131,7 +132,7 @@ static void run_show(calcrun_opts *o, const deals *ds)
 {
 	rng r;
 	uint8_t deck[52];
-	rng_stream(&r, o->seed, (ds->n ? (uint64_t)1 << 40 : 0) + (uint64_t)o->first);
+	rng_stream(&r, o->common.seed, rng_key(ds->n ? 1 : 0, 0, (uint64_t)o->common.first));
 	if (ds->n)
 		memcpy(deck, ds->deck[0], 52);
 	else
@@ -141,8 +142,8 @@ static void run_show(calcrun_opts *o, const deals *ds)
 	char text[53];
 	calc_format_deck(deck, calc_stock_size(o->variant), text);
 	FILE *f = stdout;
-	fprintf(f, "game %lld, seed %llu, %s, %s\ndeck %s\n\n", (long long)o->first,
-		(unsigned long long)o->seed, variant_name(o->variant), o->policy_name, text);
+	fprintf(f, "game %lld, seed %llu, %s, %s\ndeck %s\n\n", (long long)o->common.first,
+		(unsigned long long)o->common.seed, variant_name(o->variant), o->policy_name, text);
 	show_state(f, &s);
 	while (!calc_over(&s)) {
 		int m = calcplay_move(&o->player, &s, &r);
@@ -157,44 +158,37 @@ static void run_show(calcrun_opts *o, const deals *ds)
 		die("write error on standard output");
 }
 
-int calcrun_main(calcrun_opts *o)
+static void write_header(const calcrun_opts *o, const deals *ds, output *out)
 {
-	deals ds = {.cols.label = "deal"};
-	for (int i = 0; i < o->nfiles; i++)
-		read_decks(&ds, o->files[i], o->variant);
-	if (o->show) {
-		if (ds.n > 1)
-			die("--show draws one game: give one deck, not %zu", ds.n);
-		run_show(o, &ds);
-		deals_free(&ds);
-		return 0;
-	}
-	output *out = output_open(o->out.path, &o->out.opts);
-	if (o->nfiles)
-		carry_head(&ds.cols, out);
+	if (o->common.nfiles)
+		carry_head(&ds->cols, out);
 	static const char *const cols[] = {"game", "seed", "variant", "policy", "success", "rest", "steps"};
 	for (size_t k = 0; k < sizeof cols / sizeof *cols; k++)
 		output_field(out, cols[k]);
-	if (o->moves)
+	if (o->common.moves)
 		output_field(out, "moves");
 	output_end_row(out);
-	size_t ndeals = o->nfiles ? ds.n : 1;
-	bool show = !o->quiet && isatty(STDERR_FILENO);
-	bool batch = o->player.kind == CALCPLAY_RANDOM && !o->moves;
-	size_t total = ndeals * (size_t)o->games, done = 0;
+}
+
+static void run_games(calcrun_opts *o, const deals *ds, output *out)
+{
+	size_t ndeals = o->common.nfiles ? ds->n : 1;
+	bool show = run_progress_shown(&o->common);
+	bool batch = o->player.kind == CALCPLAY_RANDOM && !o->common.moves;
+	size_t total = ndeals * (size_t)o->common.count, done = 0;
 	char moves[52 * 8 * 2];
 	rows *w = xcalloc(1, sizeof *w);
 	w->o = o;
-	w->ds = &ds;
+	w->ds = ds;
 	w->out = out;
 	for (size_t p = 0; p < ndeals; p++) {
-		for (int64_t k = 0; k < o->games; k++) {
-			int64_t id = o->first + k;
+		for (int64_t k = 0; k < o->common.count; k++) {
+			int64_t id = o->common.first + k;
 			rng r;
-			rng_stream(&r, o->seed, (o->nfiles ? (uint64_t)(p + 1) << 40 : 0) + (uint64_t)id);
+			rng_stream(&r, o->common.seed, rng_key(o->common.nfiles ? p + 1 : 0, 0, (uint64_t)id));
 			uint8_t deck[52];
-			if (o->nfiles)
-				memcpy(deck, ds.deck[p], 52);
+			if (o->common.nfiles)
+				memcpy(deck, ds->deck[p], 52);
 			else
 				calc_shuffle(o->variant, &r, deck);
 			if (batch) {
@@ -208,8 +202,8 @@ int calcrun_main(calcrun_opts *o)
 				calc_state s;
 				calc_deal(&s, o->variant, deck);
 				size_t mlen;
-				play(o, &s, &r, o->moves ? moves : NULL, &mlen);
-				write_row(w, p, id, calcbatch_outcome_of(&s), o->moves ? moves : NULL,
+				play(o, &s, &r, o->common.moves ? moves : NULL, &mlen);
+				write_row(w, p, id, calcbatch_outcome_of(&s), o->common.moves ? moves : NULL,
 					  mlen);
 			}
 			if (show && (++done & 255) == 0)
@@ -219,7 +213,166 @@ int calcrun_main(calcrun_opts *o)
 	rows_flush(w);
 	free(w);
 	cli_progress(show, "game", total, total);
-	output_close(out);
+}
+
+static run_opts *create(void)
+{
+	calcrun_opts *o = xcalloc(1, sizeof *o);
+	o->player = (calcplay){.bad = -1, .level = 3, .width = 5, .endgame = 20, .samples = 32,
+			       .exact = 8, .exact_all = 6, .hold = 12, .playouts = 10000,
+			       .ucb = 0.5, .threshold = 5};
+	return &o->common;
+}
+
+/* Adds the comma-separated variants of ARG to *V. */
+static void parse_variant(const char *arg, int *v)
+{
+	static const char *const names[] = {"standard", "no-foundations", "three-piles", NULL};
+	static const int flags[] = {0, CALC_NOFOUND, CALC_THREE};
+	char *copy = xstrdup(arg), *save = NULL;
+	for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save))
+		*v |= flags[cli_choice("--variant", t, names)];
+	free(copy);
+}
+
+static double parse_reward(const char *arg)
+{
+	if (!strcmp(arg, "binary"))
+		return -1;
+	if (strncmp(arg, "rest:", 5))
+		die_usage("--reward: '%s' is not binary or rest:B", arg);
+	return cli_double("--reward rest:B", arg + 5, 0, 1);
+}
+
+/* The options that set a number of the player: name, field, bounds. */
+static int *int_option(calcplay *p, const char *name, int64_t *lo, int64_t *hi)
+{
+	static const struct {
+		const char *name;
+		size_t at;
+		int64_t lo, hi;
+	} ints[] = {
+		{"level", offsetof(calcplay, level), 0, 30},
+		{"width", offsetof(calcplay, width), 1, 1000000},
+		{"endgame", offsetof(calcplay, endgame), 0, 52},
+		{"exact", offsetof(calcplay, exact), 0, 52},
+		{"exact-all", offsetof(calcplay, exact_all), 0, 52},
+		{"hold", offsetof(calcplay, hold), 0, 52},
+	};
+	for (size_t i = 0; i < sizeof ints / sizeof *ints; i++)
+		if (!strcmp(name, ints[i].name)) {
+			*lo = ints[i].lo, *hi = ints[i].hi;
+			return (int *)((char *)p + ints[i].at);
+		}
+	return NULL;
+}
+
+static void option(run_opts *c, const char *name, const char *arg)
+{
+	calcrun_opts *o = (calcrun_opts *)c;
+	calcplay *p = &o->player;
+	char flag[32];
+	int64_t lo, hi;
+	int *field = int_option(p, name, &lo, &hi);
+	snprintf(flag, sizeof flag, "--%s", name);
+	if (field) {
+		*field = (int)cli_i64(flag, arg, lo, hi);
+	} else if (!strcmp(name, "policy")) {
+		p->kind = (calcplay_kind)cli_choice("--policy", arg, calcplay_policies);
+	} else if (!strcmp(name, "variant")) {
+		parse_variant(arg, &o->variant);
+	} else if (!strcmp(name, "playouts")) {
+		p->playouts = (uint32_t)cli_i64("--playouts", arg, 1, 100000000);
+		o->playouts_set = true;
+	} else if (!strcmp(name, "reward")) {
+		p->bad = parse_reward(arg);
+	} else if (!strcmp(name, "samples")) {
+		p->samples = (uint32_t)cli_i64("--samples", arg, 1, 1000000);
+	} else if (!strcmp(name, "ucb")) {
+		p->ucb = cli_double("--ucb", arg, 0, 100);
+	} else if (!strcmp(name, "threshold")) {
+		p->threshold = (uint32_t)cli_i64("--threshold", arg, 1, 1000000);
+	}
+}
+
+static int run(run_opts *c)
+{
+	calcrun_opts *o = (calcrun_opts *)c;
+	if (o->player.kind == CALCPLAY_BEST && !o->playouts_set)
+		o->player.playouts = 128; /* rollouts per leaf, not playouts per move */
+	calcplay_name(&o->player, o->policy_name, sizeof o->policy_name);
+	deals ds = {.cols.label = "deal"};
+	for (int i = 0; i < c->nfiles; i++)
+		read_decks(&ds, c->files[i], o->variant);
+	if (c->show) {
+		if (ds.n > 1)
+			die("--show draws one game: give one deck, not %zu", ds.n);
+		run_show(o, &ds);
+	} else {
+		output *out = output_open(c->out.path, &c->out.opts);
+		write_header(o, &ds, out);
+		run_games(o, &ds, out);
+		output_close(out);
+	}
 	deals_free(&ds);
+	calcplay_free(&o->player);
+	free(o);
 	return 0;
 }
+
+static const struct option options[] = {
+	{"policy", required_argument, NULL, 0},
+	{"variant", required_argument, NULL, 0},
+	{"playouts", required_argument, NULL, 0},
+	{"reward", required_argument, NULL, 0},
+	{"level", required_argument, NULL, 0},
+	{"width", required_argument, NULL, 0},
+	{"endgame", required_argument, NULL, 0},
+	{"samples", required_argument, NULL, 0},
+	{"exact", required_argument, NULL, 0},
+	{"exact-all", required_argument, NULL, 0},
+	{"hold", required_argument, NULL, 0},
+	{"ucb", required_argument, NULL, 0},
+	{"threshold", required_argument, NULL, 0},
+	{NULL, 0, NULL, 0},
+};
+
+const playoutgame calcrun_game = {
+	.name = "calc",
+	.usage = "Calculation (--game calc): one row per game,\n"
+		 "  game,seed,variant,policy,success,rest,steps[,moves]\n"
+		 "from seeded shuffles, or from the decks of the FILEs (column deck: rank\n"
+		 "letters A23456789TJQK, top of the stock first; other columns are carried\n"
+		 "after a deal column).\n"
+		 "      --policy P        random (default), greedy, mcts, simple, best, or\n"
+		 "                        clairvoyant (sees the stock's order: a bound on\n"
+		 "                        any player, not a player)\n"
+		 "      --variant V       no-foundations, three-piles (comma-separated or\n"
+		 "                        repeated; default standard)\n"
+		 "      --playouts N      mcts: playouts per move (default 10000); best:\n"
+		 "                        rollouts per leaf of its two-ply search (default 128)\n"
+		 "      --endgame E       best: from E cards unseen on (default 20; 0: never),\n"
+		 "                        choose among the moves by solving sampled orders\n"
+		 "      --samples K       best: orders sampled per move there (default 32)\n"
+		 "      --exact U         best: from U cards unseen on (default 8; 0: never),\n"
+		 "                        choose by exact search over the unseen cards'\n"
+		 "                        orders, as a player who cannot see them\n"
+		 "      --exact-all A     best: from A cards unseen on (default 6; 0: never),\n"
+		 "                        the exact search weighs every move: a card may\n"
+		 "                        wait on a pile while a foundation wants it\n"
+		 "      --hold H          best: from H cards unseen on (default 12; 0:\n"
+		 "                        never), a card that fits a foundation may also\n"
+		 "                        wait on a pile: every move is a candidate\n"
+		 "      --reward R        mcts and simple: binary (default) or rest:B (B for\n"
+		 "                        two cards left, falling to 0 at 25)\n"
+		 "      --level L         simple: plies expanded; clairvoyant: levels of\n"
+		 "                        nested search over greedy lines (default 3)\n"
+		 "      --width W         simple: playouts per leaf (default 5)\n"
+		 "      --ucb C           mcts exploration constant (default 0.5)\n"
+		 "      --threshold T     mcts: visits before a leaf grows children\n"
+		 "                        (default 5)\n",
+	.options = options,
+	.create = create,
+	.option = option,
+	.run = run,
+};

@@ -4,30 +4,25 @@
  * letters A23456789TJQK, top of the stock first; other columns are
  * carried after a `deal` column), or one game drawn for people.
  *
- * Streams: game i of deal p draws from rng_stream(seed, p * 2^40 + i)
- * (p = 0: the shuffled deals, whose shuffle comes first from the same
- * stream), so shards (--first-game, -n) reproduce the unsplit run. */
+ * Streams: game i of deal p draws from rng_key(p, 0, i) (p = 0: the
+ * shuffled deals, whose shuffle comes first from the same stream), so
+ * shards (--first-game, -n) reproduce the unsplit run. */
 #ifndef YOMI_CALCRUN_H
 #define YOMI_CALCRUN_H
 
 #include <stdbool.h>
-#include <stdint.h>
 
 #include "calc/calcplay.h"
-#include "core/cli.h"
+#include "run/playoutgame.h"
 
 typedef struct {
-	uint64_t seed;
-	int64_t first, games;
-	bool moves, show, quiet;
-	int variant;
+	run_opts common;     /* count: games per deal */
+	int variant;         /* CALC_NOFOUND, CALC_THREE */
 	calcplay player;
-	const char *policy_name;
-	cli_output out;
-	char **files;
-	int nfiles;
+	bool playouts_set;   /* --playouts given: else the policy's default */
+	char policy_name[64];
 } calcrun_opts;
 
-int calcrun_main(calcrun_opts *o);
+extern const playoutgame calcrun_game;
 
 #endif

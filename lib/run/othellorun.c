@@ -7,11 +7,11 @@
 #include <unistd.h>
 
 #include "core/carry.h"
-#include "othello/othello.h"
-#include "othello/othelloplay.h"
 #include "core/output.h"
 #include "core/table.h"
 #include "core/util.h"
+#include "othello/othello.h"
+#include "othello/othelloplay.h"
 
 typedef struct {
 	othello_pos *pos;
@@ -60,9 +60,9 @@ static void read_table(positions *ps, const char *path)
 	carry_table(&ps->cols, t, (const int[]){cb, ct, cm}, 3);
 	while (table_read_row(t)) {
 		long line = table_line(t);
-		if ((int64_t)ps->n >= OTHELLORUN_MAX_POSITIONS)
+		if ((int64_t)ps->n >= RUN_MAX_POSITIONS)
 			die_at(name, line, "more than %lld positions",
-			       (long long)OTHELLORUN_MAX_POSITIONS);
+			       (long long)RUN_MAX_POSITIONS);
 		util_grow((void **)&ps->pos, &ps->cap, ps->n + 1, sizeof *ps->pos);
 		othello_pos *p = &ps->pos[ps->n++];
 		othello_start(p);
@@ -80,7 +80,7 @@ static void read_table(positions *ps, const char *path)
 	ps->reading = NULL;
 }
 
-static void positions_load(positions *ps, const othellorun_opts *o)
+static void positions_load(positions *ps, const run_opts *o)
 {
 	*ps = (positions){.cols.label = "position", .from_files = o->nfiles > 0};
 	for (int i = 0; i < o->nfiles; i++)
@@ -117,9 +117,10 @@ static const char *side_name(int turn)
 	return turn == OTHELLO_BLACK ? "black" : "white";
 }
 
+/* The number of position I in the streams: 0 for the standard start. */
 static uint64_t stream_of(const positions *ps, size_t i)
 {
-	return (ps->from_files ? (uint64_t)(i + 1) : 0) << 40;
+	return ps->from_files ? (uint64_t)(i + 1) : 0;
 }
 
 static double now(void)
@@ -134,7 +135,7 @@ static void write_game(output *out, const othellorun_opts *o, const othello_pos 
 {
 	char name[5];
 	output_int(out, id);
-	output_int(out, (int64_t)o->seed);
+	output_int(out, (int64_t)o->common.seed);
 	output_field(out, side_name(start->turn));
 	if (g->plies)
 		output_field(out, othello_move_name(g->moves[0], name));
@@ -146,7 +147,7 @@ static void write_game(output *out, const othellorun_opts *o, const othello_pos 
 	output_int(out, b);
 	output_int(out, w);
 	output_field(out, b > w ? "black" : b < w ? "white" : "draw");
-	if (o->moves) {
+	if (o->common.moves) {
 		/* "d3 c5 ..." : at most 120 names of 4 characters and spaces. */
 		char buf[OTHELLO_MAX_PLIES * 5 + 1];
 		size_t len = 0;
@@ -189,31 +190,32 @@ static void run_games(othellorun_opts *o, const positions *ps, output *out)
 					   "plies", "black", "white", "winner"};
 	for (size_t k = 0; k < sizeof cols / sizeof *cols; k++)
 		output_field(out, cols[k]);
-	if (o->moves)
+	if (o->common.moves)
 		output_field(out, "moves");
 	output_end_row(out);
-	bool show = !o->quiet && isatty(STDERR_FILENO);
-	size_t total = ps->n * (size_t)o->games, done = 0;
+	bool show = run_progress_shown(&o->common);
+	size_t total = ps->n * (size_t)o->common.count, done = 0;
 	for (size_t i = 0; i < ps->n; i++) {
-		uint64_t base = stream_of(ps, i);
+		uint64_t pos = stream_of(ps, i);
 		othello_pos start[OTHELLO_BATCH];
 		rng r[OTHELLO_BATCH];
 		othello_game g[OTHELLO_BATCH];
 		for (int j = 0; j < OTHELLO_BATCH; j++)
 			start[j] = ps->pos[i];
-		for (int64_t k = 0; k < o->games;) {
+		for (int64_t k = 0; k < o->common.count;) {
 			int batch = random ? OTHELLO_BATCH : 1;
-			if (batch > o->games - k)
-				batch = (int)(o->games - k);
+			if (batch > o->common.count - k)
+				batch = (int)(o->common.count - k);
 			for (int j = 0; j < batch; j++)
-				rng_stream(&r[j], o->seed, base + (uint64_t)(o->first + k + j));
+				rng_stream(&r[j], o->common.seed,
+					   rng_key(pos, 0, (uint64_t)(o->common.first + k + j)));
 			if (random)
-				othello_random_games(start, r, g, batch, o->moves);
+				othello_random_games(start, r, g, batch, o->common.moves);
 			else
 				play_match(pl, start, r, g);
 			for (int j = 0; j < batch; j++) {
 				row_position(out, ps, i);
-				write_game(out, o, start, &g[j], o->first + k + j);
+				write_game(out, o, start, &g[j], o->common.first + k + j);
 			}
 			k += batch;
 			done += (size_t)batch;
@@ -249,14 +251,15 @@ static void run_per_move(const othellorun_opts *o, const positions *ps, output *
 				child[j] = *root;
 				othello_play(&child[j], moves[a]);
 			}
-			uint64_t base = stream_of(ps, i) + ((uint64_t)moves[a] << 32);
+			uint64_t pos = stream_of(ps, i), sub = (uint64_t)moves[a];
 			int64_t wins = 0, draws = 0, losses = 0;
 			for (int64_t k = 0; k < o->per_move;) {
 				int batch = OTHELLO_BATCH;
 				if (batch > o->per_move - k)
 					batch = (int)(o->per_move - k);
 				for (int j = 0; j < batch; j++)
-					rng_stream(&r[j], o->seed, base + (uint64_t)(o->first + k + j));
+					rng_stream(&r[j], o->common.seed,
+						   rng_key(pos, sub, (uint64_t)(o->common.first + k + j)));
 				othello_random_games(child, r, g, batch, false);
 				for (int j = 0; j < batch; j++) {
 					/* Discs of the side that moved at the root. */
@@ -328,12 +331,12 @@ static void run_show(othellorun_opts *o, const positions *ps)
 {
 	othelloplay *pl = o->player;
 	rng r;
-	rng_stream(&r, o->seed, stream_of(ps, 0) + (uint64_t)o->first);
+	rng_stream(&r, o->common.seed, rng_key(stream_of(ps, 0), 0, (uint64_t)o->common.first));
 	othello_pos p = ps->pos[0];
 	rng_draw d = {.r = &r};
 	FILE *f = stdout;
-	fprintf(f, "game %lld, seed %llu: black (X) %s, white (O) %s\n\n", (long long)o->first,
-		(unsigned long long)o->seed, o->black, o->white);
+	fprintf(f, "game %lld, seed %llu: black (X) %s, white (O) %s\n\n", (long long)o->common.first,
+		(unsigned long long)o->common.seed, o->black, o->white);
 	draw_board(f, &p, othello_moves(p.me, p.opp));
 	for (int ply = 1; !othello_over(&p); ply++) {
 		int m = othelloplay_choose(&pl[p.turn], &p, &d);
@@ -350,16 +353,72 @@ static void run_show(othellorun_opts *o, const positions *ps)
 		die("write error on standard output");
 }
 
-int othellorun_main(othellorun_opts *o)
+static run_opts *create(void)
 {
+	othellorun_opts *o = xcalloc(1, sizeof *o);
+	o->black = o->white = "random";
+	o->ucb = 0.5;
+	o->threshold = 5;
+	return &o->common;
+}
+
+static void need_player(const char *opt, const char *spec, othelloplay *p)
+{
+	if (!othelloplay_parse(spec, 0.5, 5, p))
+		die_usage("%s: '%s' is not random, mc:N or mcts:N (1 <= N <= %d)", opt, spec,
+			  OTHELLOPLAY_MAX_PLAYOUTS);
+}
+
+static void option(run_opts *c, const char *name, const char *arg)
+{
+	othellorun_opts *o = (othellorun_opts *)c;
+	if (!strcmp(name, "black")) {
+		o->black = arg;
+		need_player("--black", arg, &o->player[OTHELLO_BLACK]);
+	} else if (!strcmp(name, "white")) {
+		o->white = arg;
+		need_player("--white", arg, &o->player[OTHELLO_WHITE]);
+	} else if (!strcmp(name, "ucb")) {
+		o->ucb = cli_double("--ucb", arg, 0, 100);
+	} else if (!strcmp(name, "threshold")) {
+		o->threshold = (uint32_t)cli_i64("--threshold", arg, 1, 1000000);
+	} else if (!strcmp(name, "per-move")) {
+		o->per_move = cli_i64("--per-move", arg, 1, RUN_MAX_GAMES - 1);
+	} else if (!strcmp(name, "perft")) {
+		o->perft = (int)cli_i64("--perft", arg, 1, OTHELLORUN_MAX_PERFT);
+	}
+}
+
+/* What the options exclude (the options every game shares are checked
+ * by playout itself). */
+static void check(const othellorun_opts *o)
+{
+	const run_opts *c = &o->common;
+	bool players = strcmp(o->black, "random") || strcmp(o->white, "random");
+	if (o->per_move && c->first - 1 > RUN_MAX_GAMES - 1 - o->per_move)
+		die_usage("--first-game plus the number of games passes %lld", (long long)RUN_MAX_GAMES);
+	if ((o->per_move > 0) + (o->perft > 0) + c->show > 1)
+		die_usage("--per-move, --perft and --show are separate modes: choose one");
+	if ((o->per_move || o->perft) && (players || c->moves || c->count_set))
+		die_usage("--per-move and --perft take neither -n, --moves nor players");
+}
+
+static int run(run_opts *c)
+{
+	othellorun_opts *o = (othellorun_opts *)c;
+	check(o);
+	for (int i = 0; i < 2; i++) {
+		o->player[i].ucb = o->ucb;
+		o->player[i].threshold = o->threshold;
+	}
 	positions ps;
-	positions_load(&ps, o);
-	if (o->show) {
+	positions_load(&ps, c);
+	if (c->show) {
 		if (ps.n != 1)
 			die("--show draws one game: give one position, not %zu", ps.n);
 		run_show(o, &ps);
 	} else {
-		output *out = output_open(o->out.path, &o->out.opts);
+		output *out = output_open(c->out.path, &c->out.opts);
 		if (o->perft)
 			run_perft(o, &ps, out);
 		else if (o->per_move)
@@ -371,5 +430,41 @@ int othellorun_main(othellorun_opts *o)
 	positions_free(&ps);
 	othelloplay_free(&o->player[0]);
 	othelloplay_free(&o->player[1]);
+	free(o);
 	return 0;
 }
+
+static const struct option options[] = {
+	{"black", required_argument, NULL, 0},
+	{"white", required_argument, NULL, 0},
+	{"ucb", required_argument, NULL, 0},
+	{"threshold", required_argument, NULL, 0},
+	{"per-move", required_argument, NULL, 0},
+	{"perft", required_argument, NULL, 0},
+	{NULL, 0, NULL, 0},
+};
+
+const playoutgame othellorun_game = {
+	.name = "othello",
+	.usage = "Othello (--game othello, the default): one row per game,\n"
+		 "  game,seed,first_player,first_move,plies,black,white,winner[,moves]\n"
+		 "from the standard start, or -n games from each position of the FILEs\n"
+		 "(tables with columns board and turn, or moves, or all three; '-' is\n"
+		 "stdin), whose other columns are carried along after a position column.\n"
+		 "      --black P         black's player: random (default), mc:N (flat\n"
+		 "                        Monte Carlo, N playouts per move) or mcts:N (UCT,\n"
+		 "                        N playouts per move)\n"
+		 "      --white P         white's player, as for --black\n"
+		 "      --ucb C           mcts exploration constant (default 0.5)\n"
+		 "      --threshold T     mcts: visits before a leaf grows children\n"
+		 "                        (default 5)\n"
+		 "      --per-move N      instead: N random playouts after each legal move;\n"
+		 "                        one row per move: move,games,wins,draws,losses,\n"
+		 "                        win_rate (for the side to move)\n"
+		 "      --perft D         instead: leaves of the game tree at depths 1..D\n"
+		 "                        (at most 20): depth,leaves,seconds,leaves_per_second\n",
+	.options = options,
+	.create = create,
+	.option = option,
+	.run = run,
+};

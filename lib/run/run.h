@@ -30,6 +30,11 @@ typedef struct {
 	int nfiles;
 } run_opts;
 
+/* Limits of -n and --first-game, and of input positions, that keep the
+ * streams of a run apart (rng_key). */
+#define RUN_MAX_GAMES ((int64_t)1 << 32)
+#define RUN_MAX_POSITIONS ((int64_t)1 << 23)
+
 /* Whether progress goes to stderr: not with -q, and only to a terminal. */
 bool run_progress_shown(const run_opts *o);
 

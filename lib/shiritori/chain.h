@@ -38,8 +38,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "words/dict.h"
 #include "core/rng.h"
+#include "words/dict.h"
 
 #define CHAIN_LOSS 10000
 #define CHAIN_DEPTH_END (-1)

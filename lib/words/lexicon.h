@@ -7,8 +7,8 @@
 
 #include <stdbool.h>
 
-#include "words/kana.h"
 #include "core/output.h"
+#include "words/kana.h"
 
 typedef enum { LEXICON_AUTO, LEXICON_LIST, LEXICON_CSV, LEXICON_SKK, LEXICON_IPADIC } lexicon_format;
 

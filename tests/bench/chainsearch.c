@@ -7,8 +7,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "shiritori/chain.h"
 #include "core/util.h"
+#include "shiritori/chain.h"
 
 static double now(void)
 {
