@@ -1,7 +1,4 @@
-/* chain-greedy: the greedy shiritori player (options and modes in lib/chaincli). */
-#include "run/chainrun.h"
-
-int main(int argc, char **argv)
-{
-	return chainrun_main(argc, argv, CHAIN_GREEDY);
-}
+/* chain-greedy: the greedy shiritori player. It takes chain-lookahead's
+ * options and modes, so it is that program with greedy as its own player. */
+#define CHAIN_PROGRAM_KIND CHAIN_GREEDY
+#include "chain-lookahead.c"

@@ -1,7 +1,177 @@
-/* chain-lookahead: the lookahead shiritori player (options and modes in lib/chaincli). */
+/* chain-lookahead (and, built from this file, chain-greedy): shiritori
+ * players over a dictionary table. The options are parsed here; the modes
+ * (step filter, match, tournament) and the game log are lib/run/chainrun. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/cli.h"
+#include "core/util.h"
 #include "run/chainrun.h"
+
+/* The program's own strategy: chain-greedy.c defines it as CHAIN_GREEDY. */
+#ifndef CHAIN_PROGRAM_KIND
+#define CHAIN_PROGRAM_KIND CHAIN_LOOKAHEAD
+#endif
+
+static const char usage_fmt[] =
+	"Usage: %s -d DICT [OPTION]... [LOG]\n"
+	"Play shiritori on the dictionary table DICT (word,head,tail,len):\n"
+	"chain-greedy plays the longest word, chain-lookahead searches ahead.\n"
+	"\n"
+	"Modes:\n"
+	"  (step filter)         read a game log (LOG or stdin), append --moves moves\n"
+	"                        for whoever is to move, write the whole log\n"
+	"      --start WORD      begin a new game from WORD instead of reading a log\n"
+	"      --moves N         moves to append (default 1; 0 writes just the start)\n"
+	"      --vs STRATEGY     with --start: play a whole match against STRATEGY\n"
+	"                        (greedy, random, lookahead, lookahead:D, lookahead:end)\n"
+	"                        and write its log\n"
+	"      --second          in a match or tournament, move second\n"
+	"      --starts LIST     tournament against --vs from every start word in LIST:\n"
+	"                        all (the whole dictionary), a file of words, or\n"
+	"                        W1,W2,...; writes one result row per game\n"
+	"      --games N         tournament: seeds SEED .. SEED+N-1 (default 1)\n"
+	"      --both-sides      tournament: play every game from both sides\n"
+	"      --first-game K    tournament: start at game K (default 1)\n"
+	"  -n, --count N         tournament: play N games from there (default all);\n"
+	"                        shards made so reproduce the rows of the whole run\n"
+	"\n"
+	"Rules:\n"
+	"  -d, --dict FILE       the dictionary table (required)\n"
+	"      --rounds R        the game ends after R rounds, 2R moves (default 15)\n"
+	"      --handicap A,B    points added to player 1 and 2 (default 0,0)\n"
+	"      --lose-tail CHARS playing a word whose tail is one of CHARS loses\n"
+	"\n"
+	"Players:\n"
+	"      --depth D         lookahead: plies searched (default 2), or end\n"
+	"      --time SECONDS    lookahead: deepen iteratively within SECONDS a move\n"
+	"      --seed N          breaks ties between equally good words (default 1)\n"
+	"      --game N          game number of a new log (default 1)\n"
+	"      --trace FILE      write every candidate considered, with its value\n"
+	"\n"
+	"Output:\n"
+	"  -q, --quiet           no progress on stderr\n"
+	CLI_HELP;
+
+enum {
+	OPT_START = 256, OPT_MOVES, OPT_VS, OPT_SECOND, OPT_STARTS, OPT_GAMES, OPT_BOTH, OPT_ROUNDS,
+	OPT_HANDICAP, OPT_LOSE, OPT_DEPTH, OPT_TIME, OPT_SEED, OPT_GAME, OPT_TRACE, OPT_FIRST
+};
+
+static const struct option long_opts[] = {
+	{"dict", required_argument, NULL, 'd'},
+	{"start", required_argument, NULL, OPT_START},
+	{"moves", required_argument, NULL, OPT_MOVES},
+	{"vs", required_argument, NULL, OPT_VS},
+	{"second", no_argument, NULL, OPT_SECOND},
+	{"starts", required_argument, NULL, OPT_STARTS},
+	{"games", required_argument, NULL, OPT_GAMES},
+	{"both-sides", no_argument, NULL, OPT_BOTH},
+	{"first-game", required_argument, NULL, OPT_FIRST},
+	{"count", required_argument, NULL, 'n'},
+	{"rounds", required_argument, NULL, OPT_ROUNDS},
+	{"handicap", required_argument, NULL, OPT_HANDICAP},
+	{"lose-tail", required_argument, NULL, OPT_LOSE},
+	{"depth", required_argument, NULL, OPT_DEPTH},
+	{"time", required_argument, NULL, OPT_TIME},
+	{"seed", required_argument, NULL, OPT_SEED},
+	{"game", required_argument, NULL, OPT_GAME},
+	{"trace", required_argument, NULL, OPT_TRACE},
+	{"quiet", no_argument, NULL, 'q'},
+	CLI_LONG_OPTIONS,
+	{NULL, 0, NULL, 0},
+};
+
+static void parse_handicap(const char *arg, int64_t h[2])
+{
+	const char *comma = strchr(arg, ',');
+	if (!comma)
+		die_usage("invalid --handicap '%s': expected A,B", arg);
+	char *a = xstrndup(arg, (size_t)(comma - arg));
+	int64_t x, y;
+	bool ok = util_parse_i64(a, -1000000, 1000000, &x) &&
+		  util_parse_i64(comma + 1, -1000000, 1000000, &y);
+	free(a);
+	if (!ok)
+		die_usage("invalid --handicap '%s': expected two integers from -1000000 to 1000000", arg);
+	h[0] = x, h[1] = y;
+}
+
+/* What the options exclude, and the defaults that depend on others. */
+static void check(chainrun_opts *o, const char *vs, const char *depth_arg, const char *time_arg,
+		  int nargs)
+{
+	const run_opts *c = &o->common;
+	if (!o->dict_path)
+		die_usage("a dictionary is required (-d FILE)");
+	if (o->me.kind == CHAIN_GREEDY && (depth_arg || time_arg))
+		die_usage("%s applies to chain-lookahead only", depth_arg ? "--depth" : "--time");
+	if (depth_arg)
+		o->me.depth = strcmp(depth_arg, "end") == 0
+				      ? CHAIN_DEPTH_END
+				      : (int)cli_i64("--depth", depth_arg, 1, 2 * CHAIN_MAX_ROUNDS);
+	if (time_arg)
+		o->me.time = cli_double("--time", time_arg, 0.001, 86400);
+	if (vs && !chain_strategy_parse(vs, &o->vs))
+		die_usage("invalid --vs '%s': expected greedy, random, lookahead, lookahead:D or lookahead:end", vs);
+	o->has_vs = vs != NULL;
+	if (o->starts && !o->has_vs)
+		die_usage("--starts needs an opponent (--vs)");
+	if (o->starts && o->start)
+		die_usage("--start and --starts exclude each other");
+	if (o->has_vs && !o->start && !o->starts)
+		die_usage("--vs needs --start WORD or --starts LIST");
+	if ((o->second || o->both_sides) && !o->has_vs)
+		die_usage("%s needs --vs", o->second ? "--second" : "--both-sides");
+	if ((o->games != 1 || c->first != 1 || c->count >= 0) && !o->starts)
+		die_usage("--games, --first-game and --count apply to tournaments (--starts)");
+	if (nargs > 1)
+		die_usage("at most one game log");
+	if (nargs > 0 && (o->start || o->starts))
+		die_usage("a log cannot be read together with --start or --starts");
+}
 
 int main(int argc, char **argv)
 {
-	return chainrun_main(argc, argv, CHAIN_LOOKAHEAD);
+	util_init(argv[0]);
+	chainrun_opts o = {
+		.common = {.seed = 1, .first = 1, .count = -1},
+		.me = {.kind = CHAIN_PROGRAM_KIND, .depth = CHAIN_PROGRAM_KIND == CHAIN_GREEDY ? 1 : 2},
+		.rules = {.rounds = 15},
+		.moves = 1, .games = 1, .game_id = 1,
+	};
+	run_opts *c = &o.common;
+	const char *vs = NULL, *depth_arg = NULL, *time_arg = NULL;
+	int opt;
+	while ((opt = getopt_long(argc, argv, "d:n:q" CLI_SHORT, long_opts, NULL)) != -1) {
+		switch (opt) {
+		case 'd': o.dict_path = optarg; break;
+		case OPT_START: o.start = optarg; break;
+		case OPT_MOVES: o.moves = cli_i64("--moves", optarg, 0, 2 * CHAIN_MAX_ROUNDS); break;
+		case OPT_VS: vs = optarg; break;
+		case OPT_SECOND: o.second = true; break;
+		case OPT_STARTS: o.starts = optarg; break;
+		case OPT_GAMES: o.games = cli_i64("--games", optarg, 1, 1000000000); break;
+		case OPT_BOTH: o.both_sides = true; break;
+		case OPT_FIRST: c->first = cli_i64("--first-game", optarg, 1, INT64_MAX); break;
+		case 'n': c->count = cli_i64("--count", optarg, 0, INT64_MAX); break;
+		case OPT_ROUNDS: o.rules.rounds = (int)cli_i64("--rounds", optarg, 1, CHAIN_MAX_ROUNDS); break;
+		case OPT_HANDICAP: parse_handicap(optarg, o.rules.handicap); break;
+		case OPT_LOSE: o.lose_tail = optarg; break;
+		case OPT_DEPTH: depth_arg = optarg; break;
+		case OPT_TIME: time_arg = optarg; break;
+		case OPT_SEED: c->seed = cli_u64("--seed", optarg, UINT64_MAX); break;
+		case OPT_GAME: o.game_id = cli_i64("--game", optarg, 0, INT64_MAX); break;
+		case OPT_TRACE: o.trace_path = optarg; break;
+		case 'q': c->quiet = true; break;
+		default:
+			if (!cli_option(opt, optarg, usage_fmt, &c->out))
+				util_try_help();
+		}
+	}
+	check(&o, vs, depth_arg, time_arg, argc - optind);
+	c->files = argv + optind;
+	c->nfiles = argc - optind;
+	return chainrun_main(&o);
 }
