@@ -1,15 +1,13 @@
 /* nimtable: win/loss tables, Grundy values and perfect moves for Nim-family
- * games (solver and closed forms in lib/heap). */
+ * games. The options are parsed here; the tables and the advice are
+ * lib/run/nimrun, the solver and the closed forms lib/nim. */
 #include <ctype.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/cli.h"
-#include "core/input.h"
-#include "core/rng.h"
 #include "core/util.h"
-#include "nim/nim.h"
+#include "run/nimrun.h"
 
 static const char usage_text[] =
 	"Usage: %s [OPTION]... [GAME]\n"
@@ -58,8 +56,6 @@ static const struct option long_opts[] = {
 	{NULL, 0, NULL, 0},
 };
 
-#define MAX_HEAP 1000000000u
-
 static uint64_t parse_size(const char *arg)
 {
 	char *end;
@@ -78,540 +74,86 @@ static uint64_t parse_size(const char *arg)
 	return v * mul;
 }
 
-static void put_position(output *o, const uint32_t *h, int m)
+/* Parses --sizes A,B,... into G's bounds. */
+static void parse_sizes(const char *sizes, nim_game *g)
 {
-	for (int i = 0; i < m; i++)
-		output_int(o, h[i]);
-}
-
-static void put_move(output *o, const uint32_t *h, int m)
-{
-	char b[NIM_MAX_HEAPS * 12], *p = b;
-	for (int i = 0; i < m; i++) {
-		char d[12], *e = d + sizeof d, *q = e;
-		uint32_t v = h[i];
-		do {
-			*--q = (char)('0' + v % 10);
-			v /= 10;
-		} while (v);
-		if (i)
-			*p++ = ' ';
-		memcpy(p, q, (size_t)(e - q));
-		p += e - q;
+	char *copy = xstrdup(sizes), *save = NULL;
+	int k = 0;
+	for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		if (k == NIM_MAX_HEAPS)
+			die_usage("at most %d heaps", NIM_MAX_HEAPS);
+		g->max[k++] = (uint32_t)cli_i64("--sizes", t, 0, NIMRUN_MAX_HEAP);
 	}
-	output_field_n(o, b, (size_t)(p - b));
+	free(copy);
+	if (k == 0)
+		die_usage("--sizes needs at least one heap");
+	g->m = k;
 }
 
-static void nim_columns(output *o, int m)
+/* GAME, then (with --advise) FILE: an operand is the game if it names
+ * one. Returns the game's spec. */
+static const char *split_operands(int argc, char **argv, nimrun_opts *o)
 {
-	char name[16];
-	for (int i = 0; i < m; i++) {
-		snprintf(name, sizeof name, "h%d", i + 1);
-		output_field(o, name);
-	}
+	const char *spec = "nim", *why;
+	nim_game probe = {0};
+	bool adv = o->mode == NIMRUN_ADVISE;
+	if (optind < argc && (!adv || nim_parse_game(argv[optind], &probe, &why) || optind < argc - 1))
+		spec = argv[optind++];
+	o->common.files = argv + optind;
+	o->common.nfiles = optind < argc;
+	if (optind < argc - 1)
+		die_usage("unexpected argument '%s'", argv[optind + 1]);
+	return spec;
 }
 
-/* The header of --advise output. */
-static void advise_header(output *o, int m)
+/* The game SPEC, its heaps and their bounds. */
+static void set_game(nim_game *g, const char *spec, int heaps, int64_t max, const char *sizes)
 {
-	nim_columns(o, m);
-	output_field(o, "outcome");
-	output_field(o, "move");
-	output_end_row(o);
-}
-
-static void header(output *o, int m, bool p_only)
-{
-	nim_columns(o, m);
-	if (!p_only) {
-		output_field(o, "outcome");
-		output_field(o, "grundy");
-		output_field(o, "remoteness");
-		output_field(o, "move");
-	}
-	output_end_row(o);
-}
-
-static void need_memory(const nim_game *g, bool grundy, uint64_t limit)
-{
-	uint64_t n = nim_positions(g), bytes = nim_solve_bytes(g, grundy);
-	if (n == 0 || bytes > limit)
-		die("the table needs %s%.1f GiB (more than --max-memory); use --count or --p-only, or "
-		    "smaller heaps",
-		    n == 0 ? "over " : "", n == 0 ? 1e9 : (double)bytes / (1 << 30));
-}
-
-/* The full table from the solver, streamed row by row. */
-static void write_table(const nim_game *g, uint64_t limit, bool p_only, output *o)
-{
-	need_memory(g, !p_only, limit);
-	nim_table *t = nim_solve(g, !p_only);
-	uint32_t h[NIM_MAX_HEAPS] = {0}, mv[NIM_MAX_HEAPS];
-	header(o, g->m, p_only);
-	for (uint64_t i = 0; i < t->n; i++) {
-		if (!p_only || !t->outcome[i]) {
-			put_position(o, h, g->m);
-			if (!p_only) {
-				output_field(o, t->outcome[i] ? "N" : "P");
-				if (t->grundy)
-					output_int(o, t->grundy[i]);
-				else
-					output_na(o);
-				output_int(o, t->rem[i]);
-				/* Nim's winning move by Bouton's rule (tests check it
-				 * lands on the solver's P positions); others by search. */
-				bool found = false;
-				if (t->outcome[i] && g->kind == NIM_NIM) {
-					memcpy(mv, h, sizeof mv);
-					found = nim_bouton_move(mv, g->m, g->misere);
-				} else if (t->outcome[i]) {
-					uint64_t w = nim_winning_move(t, i);
-					if ((found = w != NIM_NONE))
-						nim_decode(g, w, mv);
-				}
-				if (found)
-					put_move(o, mv, g->m);
-				else
-					output_na(o);
-			}
-			output_end_row(o);
-		}
-		for (int k = 0; k < g->m && ++h[k] > g->max[k]; k++)
-			h[k] = 0;
-	}
-	nim_table_free(t);
-}
-
-/* Nim's P positions by Bouton's rule, without a table. */
-static void nim_p_only(const nim_game *g, output *o)
-{
-	uint32_t h[NIM_MAX_HEAPS] = {0};
-	uint64_t n = nim_positions(g);
-	if (n == 0)
-		die("too many positions");
-	header(o, g->m, true);
-	for (uint64_t i = 0; i < n; i++) {
-		if (nim_bouton_p(h, g->m, g->misere)) {
-			put_position(o, h, g->m);
-			output_end_row(o);
-		}
-		for (int k = 0; k < g->m && ++h[k] > g->max[k]; k++)
-			h[k] = 0;
-	}
-}
-
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-	return x < y ? -1 : x > y;
-}
-
-/* Wythoff's P positions within the bounds from the Beatty pairs (misere:
- * the same but for the six small positions tests/unit/test_heap.c names). */
-static uint64_t *wythoff_p(const nim_game *g, size_t *count)
-{
-	uint64_t w0 = (uint64_t)g->max[0] + 1;
-	size_t cap = 64, n = 0;
-	uint64_t *v = xmalloc(cap * sizeof *v);
-	for (uint64_t k = 0;; k++) {
-		uint64_t a, b;
-		nim_wythoff_pair(k, &a, &b);
-		if (a > g->max[0] && a > g->max[1])
-			break;
-		uint64_t pair[2][2] = {{a, b}, {b, a}};
-		for (int s = 0; s < (k ? 2 : 1); s++) {
-			uint64_t x = pair[s][0], y = pair[s][1];
-			if (g->misere && ((x == 0 && y == 0) || x + y == 3))
-				continue; /* (0,0), (1,2), (2,1) are N in misere play */
-			if (x <= g->max[0] && y <= g->max[1]) {
-				util_grow((void **)&v, &cap, n + 1, sizeof *v);
-				v[n++] = y * w0 + x;
-			}
-		}
-	}
-	if (g->misere) { /* and (0,1), (1,0), (2,2) are P */
-		static const uint64_t extra[3][2] = {{0, 1}, {1, 0}, {2, 2}};
-		for (int i = 0; i < 3; i++)
-			if (extra[i][0] <= g->max[0] && extra[i][1] <= g->max[1]) {
-				util_grow((void **)&v, &cap, n + 1, sizeof *v);
-				v[n++] = extra[i][1] * w0 + extra[i][0];
-			}
-	}
-	qsort(v, n, sizeof *v, cmp_u64);
-	*count = n;
-	return v;
-}
-
-static void write_count(const nim_game *g, uint64_t limit, output *o)
-{
-	uint64_t n = nim_positions(g), p = 0;
-	if (n == 0)
-		die("too many positions to count");
-	if (g->kind == NIM_NIM) {
-		uint32_t h[NIM_MAX_HEAPS] = {0};
-		for (uint64_t i = 0; i < n; i++) {
-			p += nim_bouton_p(h, g->m, g->misere);
-			for (int k = 0; k < g->m && ++h[k] > g->max[k]; k++)
-				h[k] = 0;
-		}
-	} else if (g->kind == NIM_WYTHOFF) {
-		size_t c;
-		free(wythoff_p(g, &c));
-		p = c;
+	const char *why;
+	if (!nim_parse_game(spec, g, &why))
+		die_usage("invalid game '%s': %s", spec, why);
+	if (sizes) {
+		if (heaps >= 0)
+			die_usage("--sizes and --heaps exclude each other");
+		parse_sizes(sizes, g);
 	} else {
-		need_memory(g, false, limit);
-		nim_table *t = nim_solve(g, false);
-		for (uint64_t i = 0; i < n; i++)
-			p += t->outcome[i] == 0;
-		nim_table_free(t);
+		g->m = heaps >= 0 ? heaps : g->kind == NIM_WYTHOFF ? 2 : g->kind == NIM_OCTAL ? 1 : 3;
+		for (int i = 0; i < g->m; i++)
+			g->max[i] = (uint32_t)max;
 	}
-	static const char *const hdr[] = {"outcome", "count"};
-	output_row(o, hdr, 2);
-	output_field(o, "P");
-	output_int(o, (int64_t)p);
-	output_end_row(o);
-	output_field(o, "N");
-	output_int(o, (int64_t)(n - p));
-	output_end_row(o);
-}
-
-/* The first option of a heap whose Grundy value is TARGET (any option when
- * V is NULL), with the heaps it leaves. */
-typedef struct {
-	const uint32_t *v;
-	uint32_t target, a, b;
-} option_t;
-
-static bool option_with_value(uint32_t a, uint32_t b, void *arg)
-{
-	option_t *o = arg;
-	if (o->v && (o->v[a] ^ o->v[b]) != o->target)
-		return false;
-	o->a = a, o->b = b;
-	return true;
-}
-
-/* Octal games, one heap of each size: Grundy values (normal play), and
- * outcome, remoteness and a fastest winning move from the game on sets of
- * heaps, which a heap breaks into. That search is refused past a bound on
- * the sets it visits: in normal play the Grundy values still decide the
- * outcome and a winning move, in misere play nothing does. */
-#define OCTAL_SETS 3000000
-#define OCTAL_SETS_HEAP 48 /* about 0.3 s for Kayles; the sets grow like partitions */
-
-static void write_octal(const nim_game *g, output *o)
-{
-	uint32_t n = g->max[0];
-	uint32_t *v = g->misere ? NULL : nim_octal_grundy(g, n);
-	uint8_t *outcome = xmalloc((size_t)n + 1);
-	uint32_t *rem = xmalloc(((size_t)n + 1) * sizeof *rem);
-	char(*mv)[16] = xmalloc(((size_t)n + 1) * sizeof *mv);
-	bool sets = n <= OCTAL_SETS_HEAP && nim_octal_sets(g, n, OCTAL_SETS, outcome, rem, mv);
-	if (!sets && g->misere)
-		die("misere play needs the game on sets of heaps, tabled up to heap %d; use a smaller --max",
-		    OCTAL_SETS_HEAP);
-	static const char *const hdr[] = {"h1", "outcome", "grundy", "remoteness", "move"};
-	output_row(o, hdr, 5);
-	for (uint32_t h = 0; h <= n; h++) {
-		output_int(o, h);
-		if (sets) {
-			output_field(o, outcome[h] ? "N" : "P");
-		} else {
-			output_field(o, v[h] ? "N" : "P");
-			option_t want = {.v = v, .target = 0};
-			mv[h][0] = '\0';
-			if (v[h] && nim_octal_options(g, h, option_with_value, &want))
-				nim_octal_move_text(want.a, want.b, mv[h], sizeof mv[h]);
-		}
-		if (v)
-			output_int(o, v[h]);
-		else
-			output_na(o);
-		if (sets)
-			output_int(o, rem[h]);
-		else
-			output_na(o);
-		output_field(o, mv[h]);
-		output_end_row(o);
-	}
-	if (!sets)
-		warn("remoteness left empty: it needs the game on sets of heaps, tabled up to heap %d",
-		     OCTAL_SETS_HEAP);
-	uint32_t per, pre;
-	if (v && nim_octal_period(g, v, n, &per, &pre))
-		warn("period %u from heap %u on (pre-period %u)", per, pre, pre);
-	else if (v)
-		warn("no period found up to heap %u", n);
-	free(v);
-	free(outcome);
-	free(rem);
-	free(mv);
-}
-
-/* --advise for octal games in normal play: the Grundy value of the
- * position is the nim-sum of its heaps'; a move on one heap that makes it
- * 0 wins. The move is written with the changed heap in place ("a+b" when
- * it splits). */
-static void octal_advise(const nim_game *g, uint32_t (*pos)[NIM_MAX_HEAPS], size_t n, int m,
-			 uint64_t seed, output *o)
-{
-	if (g->misere)
-		die_usage("--advise plays octal games in normal play only");
-	uint32_t top = 0;
-	for (size_t r = 0; r < n; r++)
-		for (int i = 0; i < m; i++)
-			if (pos[r][i] > top)
-				top = pos[r][i];
-	if (top > 100000)
-		die("octal heaps up to 100000 only, not %u", top);
-	uint32_t *v = nim_octal_grundy(g, top);
-	advise_header(o, m);
-	for (size_t r = 0; r < n; r++) {
-		uint32_t *h = pos[r], x = 0;
-		for (int i = 0; i < m; i++)
-			x ^= v[h[i]];
-		int at = -1;
-		option_t opt = {.v = v};
-		for (int i = 0; i < m && at < 0 && x; i++) {
-			opt.target = v[h[i]] ^ x;
-			if (nim_octal_options(g, h[i], option_with_value, &opt))
-				at = i;
-		}
-		if (at < 0) { /* P: a legal move on a random heap that has one */
-			rng gen;
-			rng_stream(&gen, seed, r);
-			option_t any = {0};
-			int movable = 0;
-			for (int i = 0; i < m; i++)
-				movable += nim_octal_options(g, h[i], option_with_value, &any);
-			if (movable) {
-				int pick = (int)rng_below(&gen, (uint64_t)movable);
-				for (int i = 0; i < m && at < 0; i++)
-					if (nim_octal_options(g, h[i], option_with_value, &any) && pick-- == 0)
-						at = i, opt = any;
-			}
-		}
-		put_position(o, h, m);
-		output_field(o, x ? "N" : "P");
-		if (at < 0) {
-			output_na(o);
-		} else {
-			char buf[NIM_MAX_HEAPS * 24], *p = buf;
-			for (int i = 0; i < m; i++) {
-				if (i)
-					*p++ = ' ';
-				if (i != at)
-					p += sprintf(p, "%u", h[i]);
-				else
-					nim_octal_move_text(opt.a, opt.b, p, 24), p += strlen(p);
-			}
-			output_field(o, buf);
-		}
-		output_end_row(o);
-	}
-	free(v);
-}
-
-/* Reads positions for --advise: a header line naming h1..hM, or lines of
- * numbers separated by blanks, commas or tabs. */
-static void advise(nim_game *g, const char *path, uint64_t seed, uint64_t limit, output *o)
-{
-	input_file *f = input_open(path);
-	const char *line;
-	size_t len;
-	uint32_t (*pos)[NIM_MAX_HEAPS] = NULL;
-	long *lines = NULL;
-	size_t n = 0, cap = 0, lcap = 0;
-	int m = -1;
-	while ((line = input_getline(f, &len))) {
-		char *s = xstrndup(line, len), *save = NULL;
-		long lineno = input_lineno(f);
-		uint32_t h[NIM_MAX_HEAPS];
-		int k = 0;
-		bool header_line = false;
-		for (char *tok = strtok_r(s, " \t,\r\n", &save); tok; tok = strtok_r(NULL, " \t,\r\n", &save)) {
-			if (tok[0] == 'h' && n == 0 && m < 0) {
-				header_line = true;
-				continue;
-			}
-			int64_t v;
-			if (k == NIM_MAX_HEAPS)
-				die_at(path, lineno, "more than %d heaps", NIM_MAX_HEAPS);
-			if (!util_parse_i64(tok, 0, MAX_HEAP, &v))
-				die_at(path, lineno, "'%s' is not a heap size from 0 to %u", tok, MAX_HEAP);
-			h[k++] = (uint32_t)v;
-		}
-		free(s);
-		if (header_line || k == 0)
-			continue;
-		if (m < 0)
-			m = k;
-		if (k != m)
-			die_at(path, lineno, "expected %d heaps, found %d", m, k);
-		util_grow((void **)&pos, &cap, n + 1, sizeof *pos);
-		util_grow((void **)&lines, &lcap, n + 1, sizeof *lines);
-		memcpy(pos[n], h, sizeof h);
-		lines[n++] = lineno;
-	}
-	input_close(f);
-	if (m < 0)
-		die("%s: no positions to advise on", path);
-	if (g->kind == NIM_WYTHOFF && m != 2)
-		die("wythoff positions have 2 heaps, not %d", m);
-	if (g->kind == NIM_OCTAL) {
-		octal_advise(g, pos, n, m, seed, o);
-		free(lines);
-		free(pos);
-		return;
-	}
-	g->m = m;
-	nim_table *t = NULL;
-	if (g->kind != NIM_NIM) { /* a table just large enough for the input */
-		for (int i = 0; i < m; i++)
-			g->max[i] = 0;
-		for (size_t r = 0; r < n; r++)
-			for (int i = 0; i < m; i++)
-				if (pos[r][i] > g->max[i])
-					g->max[i] = pos[r][i];
-		need_memory(g, false, limit);
-		t = nim_solve(g, false);
-	}
-	advise_header(o, m);
-	for (size_t r = 0; r < n; r++) {
-		uint32_t *h = pos[r], mv[NIM_MAX_HEAPS];
-		memcpy(mv, h, sizeof mv);
-		bool win;
-		if (t) {
-			uint64_t idx = nim_encode(g, h), w = nim_winning_move(t, idx);
-			win = t->outcome[idx] == 1;
-			if (w != NIM_NONE)
-				nim_decode(g, w, mv);
-		} else {
-			win = !nim_bouton_p(h, m, g->misere);
-			if (win)
-				nim_bouton_move(mv, m, g->misere);
-		}
-		bool moved = memcmp(mv, h, (size_t)m * sizeof *h) != 0;
-		if (!moved) {
-			/* No winning move: take one or two stones from a random heap
-			 * (of a subtraction game, its smallest amount), which keeps
-			 * the game long and the opponent's chances to err many. */
-			rng gen;
-			rng_stream(&gen, seed, r);
-			int nonempty = 0;
-			for (int i = 0; i < m; i++)
-				nonempty += h[i] >= (g->kind == NIM_SUBTRACT ? g->sub[0] : 1);
-			if (nonempty) {
-				int pick = (int)rng_below(&gen, (uint64_t)nonempty), i = 0;
-				for (;; i++)
-					if (h[i] >= (g->kind == NIM_SUBTRACT ? g->sub[0] : 1) && pick-- == 0)
-						break;
-				uint32_t take = g->kind == NIM_SUBTRACT ? g->sub[0]
-					      : h[i] >= 2 && rng_below(&gen, 2) ? 2 : 1;
-				mv[i] = h[i] - take;
-				moved = true;
-			}
-		}
-		put_position(o, h, m);
-		output_field(o, win ? "N" : "P");
-		if (moved)
-			put_move(o, mv, m);
-		else
-			output_na(o);
-		output_end_row(o);
-	}
-	(void)lines;
-	free(lines);
-	free(pos);
-	nim_table_free(t);
+	if (g->kind == NIM_WYTHOFF && g->m != 2)
+		die_usage("wythoff is played on 2 heaps, not %d", g->m);
+	if (g->kind == NIM_OCTAL && g->m != 1)
+		die_usage("octal games are tabled for one heap, not %d", g->m);
 }
 
 int main(int argc, char **argv)
 {
 	util_init(argv[0]);
-	nim_game g = {0};
-	int heaps = -1;
+	nimrun_opts o = {.common = {.seed = 1}, .max_memory = 4ull << 30};
+	int heaps = -1, modes = 0;
 	int64_t max = 10;
 	const char *sizes = NULL;
-	bool misere = false, p_only = false, count = false, adv = false;
-	uint64_t seed = 1, limit = 4ull << 30;
-	cli_output out = {0};
 	int c;
 	while ((c = getopt_long(argc, argv, "m:n:" CLI_SHORT, long_opts, NULL)) != -1) {
 		switch (c) {
 		case 'm': heaps = (int)cli_i64("--heaps", optarg, 1, NIM_MAX_HEAPS); break;
-		case 'n': max = cli_i64("--max", optarg, 0, MAX_HEAP); break;
+		case 'n': max = cli_i64("--max", optarg, 0, NIMRUN_MAX_HEAP); break;
 		case OPT_SIZES: sizes = optarg; break;
-		case OPT_MISERE: misere = true; break;
-		case OPT_PONLY: p_only = true; break;
-		case OPT_COUNT: count = true; break;
-		case OPT_ADVISE: adv = true; break;
-		case OPT_SEED: seed = cli_u64("--seed", optarg, UINT64_MAX); break;
-		case OPT_MEM: limit = parse_size(optarg); break;
+		case OPT_MISERE: o.game.misere = true; break;
+		case OPT_PONLY: o.mode = NIMRUN_P_ONLY, modes++; break;
+		case OPT_COUNT: o.mode = NIMRUN_COUNT, modes++; break;
+		case OPT_ADVISE: o.mode = NIMRUN_ADVISE, modes++; break;
+		case OPT_SEED: o.common.seed = cli_u64("--seed", optarg, UINT64_MAX); break;
+		case OPT_MEM: o.max_memory = parse_size(optarg); break;
 		default:
-			if (!cli_option(c, optarg, usage_text, &out))
+			if (!cli_option(c, optarg, usage_text, &o.common.out))
 				util_try_help();
 		}
 	}
-	/* GAME, then (with --advise) FILE: an operand is the game if it names one. */
-	const char *spec = "nim";
-	nim_game probe = {0};
-	const char *why;
-	if (optind < argc && (!adv || nim_parse_game(argv[optind], &probe, &why) || optind < argc - 1))
-		spec = argv[optind++];
-	const char *advise_path = optind < argc ? argv[optind++] : "-";
-	if (optind < argc)
-		die_usage("unexpected argument '%s'", argv[optind]);
-	if (p_only + count + adv > 1)
+	const char *spec = split_operands(argc, argv, &o);
+	if (modes > 1)
 		die_usage("--p-only, --count and --advise exclude each other");
-	g.misere = misere;
-	if (!nim_parse_game(spec, &g, &why))
-		die_usage("invalid game '%s': %s", spec, why);
-	if (sizes) {
-		if (heaps >= 0)
-			die_usage("--sizes and --heaps exclude each other");
-		char *copy = xstrdup(sizes), *save = NULL;
-		int k = 0;
-		for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-			if (k == NIM_MAX_HEAPS)
-				die_usage("at most %d heaps", NIM_MAX_HEAPS);
-			g.max[k++] = (uint32_t)cli_i64("--sizes", t, 0, MAX_HEAP);
-		}
-		free(copy);
-		if (k == 0)
-			die_usage("--sizes needs at least one heap");
-		g.m = k;
-	} else {
-		g.m = heaps >= 0 ? heaps : g.kind == NIM_WYTHOFF ? 2 : g.kind == NIM_OCTAL ? 1 : 3;
-		for (int i = 0; i < g.m; i++)
-			g.max[i] = (uint32_t)max;
-	}
-	if (g.kind == NIM_WYTHOFF && g.m != 2)
-		die_usage("wythoff is played on 2 heaps, not %d", g.m);
-	if (g.kind == NIM_OCTAL && g.m != 1)
-		die_usage("octal games are tabled for one heap, not %d", g.m);
-	output *o = output_open(out.path, &out.opts);
-	if (adv) {
-		advise(&g, advise_path, seed, limit, o);
-	} else if (count) {
-		write_count(&g, limit, o);
-	} else if (g.kind == NIM_OCTAL) {
-		write_octal(&g, o);
-	} else if (p_only && g.kind == NIM_NIM) {
-		nim_p_only(&g, o);
-	} else if (p_only && g.kind == NIM_WYTHOFF) {
-		size_t n;
-		uint64_t *v = wythoff_p(&g, &n);
-		header(o, 2, true);
-		for (size_t i = 0; i < n; i++) {
-			output_int(o, (int64_t)(v[i] % ((uint64_t)g.max[0] + 1)));
-			output_int(o, (int64_t)(v[i] / ((uint64_t)g.max[0] + 1)));
-			output_end_row(o);
-		}
-		free(v);
-	} else {
-		write_table(&g, limit, p_only, o);
-	}
-	output_close(o);
-	return 0;
+	set_game(&o.game, spec, heaps, max, sizes);
+	return nimrun_main(&o);
 }
