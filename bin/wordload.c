@@ -1,11 +1,11 @@
-/* wordload: word lists into the dictionary table word,head,tail,len. */
+/* wordload: word lists into the dictionary table word,head,tail,len. The
+ * options are parsed here; lib/run/wordloadrun reads and writes. */
 #include <stdio.h>
 #include <string.h>
 
 #include "core/cli.h"
-#include "core/output.h"
 #include "core/util.h"
-#include "words/lexicon.h"
+#include "run/wordloadrun.h"
 
 static const char usage_text[] =
 	"Usage: %s [OPTION]... [FILE]...\n"
@@ -69,76 +69,54 @@ static const struct option long_opts[] = {
 	{NULL, 0, NULL, 0},
 };
 
-static void report(const lexicon_stats *st)
+/* The -f argument: a format of lexicon_sources[], or die listing them. */
+static const lexicon_source *need_source(const char *arg)
 {
-	const struct { const char *what; long n; } lines[] = {
-		{"lines read", st->lines},
-		{"words found", st->words},
-		{"invalid text skipped", st->invalid},
-		{"not kana", st->not_kana},
-		{"ending in a digit", st->digit_tail},
-		{"shorter than --min-len", st->too_short},
-		{"longer than --max-len", st->too_long},
-		{"duplicates", st->duplicates},
-		{"words written", st->written},
-	};
-	for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++)
-		fprintf(stderr, "%s: %s: %ld\n", util_progname, lines[i].what, lines[i].n);
+	const char *names[16];
+	int n = 0;
+	for (const lexicon_source *s = lexicon_sources; s->name && n < 15; s++)
+		names[n++] = s->name;
+	names[n] = NULL;
+	return &lexicon_sources[cli_choice("--format", arg, names)];
 }
 
 int main(int argc, char **argv)
 {
-	static const char *const formats[] = {"list", "csv", "skk", "ipadic", NULL};
 	static const char *const long_modes[] = {"drop", "vowel", "keep", NULL};
-	static const lexicon_format format_of[] = {LEXICON_LIST, LEXICON_CSV, LEXICON_SKK, LEXICON_IPADIC};
 	util_init(argv[0]);
-	lexicon_opts lo = {.min_len = 1};
-	lexicon_format format = LEXICON_AUTO;
-	cli_output out = {0};
-	bool verbose = false, allow_empty = false;
+	wordloadrun_opts o = {.lex = {.min_len = 1}};
+	lexicon_opts *lo = &o.lex;
 	int c;
 	while ((c = getopt_long(argc, argv, "f:c:e:kv" CLI_SHORT, long_opts, NULL)) != -1) {
 		switch (c) {
-		case 'f': format = format_of[cli_choice("--format", optarg, formats)]; break;
-		case 'c': lo.column = optarg; break;
-		case 'e': lo.encoding = optarg; break;
-		case OPT_POS: lo.pos = optarg; break;
-		case OPT_UPCASE: lo.upcase = true; break;
-		case OPT_DIGIT: lo.drop_digit_tail = true; break;
-		case OPT_MINLEN: lo.min_len = (long)cli_i64("--min-len", optarg, 1, 1000000); break;
-		case OPT_MAXLEN: lo.max_len = (long)cli_i64("--max-len", optarg, 1, 1000000); break;
-		case 'k': lo.kana = true; break;
+		case 'f': o.source = need_source(optarg); break;
+		case 'c': lo->column = optarg; break;
+		case 'e': lo->encoding = optarg; break;
+		case OPT_POS: lo->pos = optarg; break;
+		case OPT_UPCASE: lo->upcase = true; break;
+		case OPT_DIGIT: lo->drop_digit_tail = true; break;
+		case OPT_MINLEN: lo->min_len = (long)cli_i64("--min-len", optarg, 1, 1000000); break;
+		case OPT_MAXLEN: lo->max_len = (long)cli_i64("--max-len", optarg, 1, 1000000); break;
+		case 'k': lo->kana = true; break;
 		case OPT_LONG:
-			lo.kana_rules.long_vowel = (enum kana_long)cli_choice("--long-vowel", optarg, long_modes);
+			lo->kana_rules.long_vowel = (enum kana_long)cli_choice("--long-vowel", optarg, long_modes);
 			break;
-		case OPT_DAKUTEN: lo.kana_rules.fold_dakuten = true; break;
-		case OPT_SKIP: lo.skip_invalid = true; break;
-		case OPT_EMPTY: allow_empty = true; break;
-		case 'v': verbose = true; break;
+		case OPT_DAKUTEN: lo->kana_rules.fold_dakuten = true; break;
+		case OPT_SKIP: lo->skip_invalid = true; break;
+		case OPT_EMPTY: o.allow_empty = true; break;
+		case 'v': o.verbose = true; break;
 		default:
-			if (!cli_option(c, optarg, usage_text, &out))
+			if (!cli_option(c, optarg, usage_text, &o.common.out))
 				util_try_help();
 		}
 	}
-	if (lo.max_len && lo.max_len < lo.min_len)
-		die_usage("--max-len %ld is less than --min-len %ld", lo.max_len, lo.min_len);
-	if (format == LEXICON_SKK || format == LEXICON_IPADIC)
-		lo.kana = true;
-	if (lo.pos && format != LEXICON_IPADIC)
+	if (lo->max_len && lo->max_len < lo->min_len)
+		die_usage("--max-len %ld is less than --min-len %ld", lo->max_len, lo->min_len);
+	if (o.source && o.source->kana)
+		lo->kana = true;
+	if (lo->pos && o.source != lexicon_source_find("ipadic"))
 		die_usage("--pos applies only to --format ipadic");
-
-	lexicon *lx = lexicon_new(&lo);
-	if (optind == argc)
-		lexicon_load(lx, "-", format);
-	for (int i = optind; i < argc; i++)
-		lexicon_load(lx, argv[i], format);
-	if (verbose)
-		report(lexicon_stats_of(lx));
-	if (lexicon_count(lx) == 0 && !allow_empty)
-		die("no words left%s", verbose ? "" : " (-v tells what each rule dropped)");
-	output *o = output_open(out.path, &out.opts);
-	lexicon_write(lx, o);
-	output_close(o);
-	lexicon_free(lx);
-	return 0;
+	o.common.files = argv + optind;
+	o.common.nfiles = argc - optind;
+	return wordloadrun_main(&o);
 }

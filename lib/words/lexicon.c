@@ -115,10 +115,10 @@ static bool check_text(lexicon *lx, const char *file, long line, const char *s, 
 	return false;
 }
 
-static void load_list(lexicon *lx, const char *path)
+static void load_list(lexicon *lx, const char *path, const char *encoding)
 {
 	input_file *f = input_open(path);
-	input_conv *conv = input_conv_open(lx->o.encoding ? lx->o.encoding : "UTF-8");
+	input_conv *conv = input_conv_open(encoding);
 	const char *s;
 	size_t n;
 	while ((s = input_getline(f, &n))) {
@@ -137,9 +137,9 @@ static void load_list(lexicon *lx, const char *path)
 	input_close(f);
 }
 
-static void load_csv(lexicon *lx, const char *path)
+static void load_csv(lexicon *lx, const char *path, const char *encoding)
 {
-	table_opts to = {.encoding = lx->o.encoding};
+	table_opts to = {.encoding = encoding};
 	table *t = table_open(path, &to);
 	int col = table_need_col(t, lx->o.column);
 	while (table_read_row(t)) {
@@ -160,10 +160,10 @@ static void load_csv(lexicon *lx, const char *path)
  * reading is needed, so only it is converted from EUC-JP. Readings that
  * are not kana (abbreviations, "#" numeric entries, ">" affixes) are not
  * words. */
-static void load_skk(lexicon *lx, const char *path)
+static void load_skk(lexicon *lx, const char *path, const char *encoding)
 {
 	input_file *f = input_open(path);
-	input_conv *conv = input_conv_open(lx->o.encoding ? lx->o.encoding : "EUC-JP");
+	input_conv *conv = input_conv_open(encoding);
 	bool okuri_ari = false;
 	const char *s;
 	size_t n;
@@ -193,10 +193,9 @@ static void load_skk(lexicon *lx, const char *path)
 /* MeCab IPADIC CSV, no header: surface, left id, right id, cost, then
  * part of speech in fields 5-8 (1-based), conjugation in 9-10, base form
  * in 11, reading in 12, pronunciation in 13. */
-static void load_ipadic(lexicon *lx, const char *path)
+static void load_ipadic(lexicon *lx, const char *path, const char *encoding)
 {
-	table_opts to = {.encoding = lx->o.encoding ? lx->o.encoding : "EUC-JP",
-			 .no_header = true, .delim = ','};
+	table_opts to = {.encoding = encoding, .no_header = true, .delim = ','};
 	table *t = table_open(path, &to);
 	const char *pos = lx->o.pos ? lx->o.pos : "名詞";
 	while (table_read_row(t)) {
@@ -223,19 +222,31 @@ static void load_ipadic(lexicon *lx, const char *path)
 	table_close(t);
 }
 
-void lexicon_load(lexicon *lx, const char *path, lexicon_format format)
+const lexicon_source lexicon_sources[] = {
+	{"list", "UTF-8", false, load_list},
+	{"csv", NULL, false, load_csv},
+	{"skk", "EUC-JP", true, load_skk},
+	{"ipadic", "EUC-JP", true, load_ipadic},
+	{NULL, NULL, false, NULL},
+};
+
+const lexicon_source *lexicon_source_find(const char *name)
 {
-	if (format == LEXICON_AUTO)
-		format = util_ends_with(path, ".csv") || util_ends_with(path, ".tsv") ||
-				 util_ends_with(path, ".csv.gz") || util_ends_with(path, ".tsv.gz")
-			 ? LEXICON_CSV
-			 : LEXICON_LIST;
-	switch (format) {
-	case LEXICON_CSV: load_csv(lx, path); break;
-	case LEXICON_SKK: load_skk(lx, path); break;
-	case LEXICON_IPADIC: load_ipadic(lx, path); break;
-	default: load_list(lx, path); break;
-	}
+	for (const lexicon_source *s = lexicon_sources; s->name; s++)
+		if (!strcmp(s->name, name))
+			return s;
+	return NULL;
+}
+
+void lexicon_load(lexicon *lx, const char *path, const lexicon_source *src)
+{
+	if (!src)
+		src = lexicon_source_find(util_ends_with(path, ".csv") || util_ends_with(path, ".tsv") ||
+						  util_ends_with(path, ".csv.gz") ||
+						  util_ends_with(path, ".tsv.gz")
+					  ? "csv"
+					  : "list");
+	src->load(lx, path, lx->o.encoding ? lx->o.encoding : src->encoding);
 }
 
 void lexicon_write(const lexicon *lx, output *out)

@@ -1,7 +1,12 @@
 /* lexicon: turning word lists into the dictionary table word,head,tail,len
  * (DESIGN.md). Sources: plain lists, a column of a CSV/TSV table, the
  * okuri-nasi readings of an SKK dictionary, the readings of MeCab IPADIC
- * entries. Words are kept in input order; the first of duplicates wins. */
+ * entries. Words are kept in input order; the first of duplicates wins.
+ *
+ * To add a source format: a static load_NAME(lexicon *, path, encoding)
+ * in lexicon.c that passes each candidate word to add_word (through
+ * check_text), its row in lexicon_sources[], its line in wordload's usage
+ * and manual page, and a test in tests/wordload.bats. */
 #ifndef YOMI_LEXICON_H
 #define YOMI_LEXICON_H
 
@@ -9,8 +14,6 @@
 
 #include "core/output.h"
 #include "words/kana.h"
-
-typedef enum { LEXICON_AUTO, LEXICON_LIST, LEXICON_CSV, LEXICON_SKK, LEXICON_IPADIC } lexicon_format;
 
 typedef struct {
 	bool upcase, drop_digit_tail, kana, skip_invalid;
@@ -29,10 +32,25 @@ typedef struct {
 
 typedef struct lexicon lexicon;
 
+/* A source format: its --format name, the encoding its files have unless
+ * --encoding says otherwise (NULL: the table reader's rule), whether its
+ * words are Japanese readings (which implies --kana), and its reader. */
+typedef struct {
+	const char *name;
+	const char *encoding;
+	bool kana;
+	void (*load)(lexicon *lx, const char *path, const char *encoding);
+} lexicon_source;
+
+/* The formats, ending with a row whose name is NULL. */
+extern const lexicon_source lexicon_sources[];
+/* The format named NAME, or NULL. */
+const lexicon_source *lexicon_source_find(const char *name);
+
 lexicon *lexicon_new(const lexicon_opts *opts);
-/* Reads one source; FORMAT LEXICON_AUTO picks csv for names ending in .csv or
- * .tsv (optionally .gz), list otherwise. */
-void lexicon_load(lexicon *lx, const char *path, lexicon_format format);
+/* Reads one source in format SRC; NULL picks csv for names ending in .csv
+ * or .tsv (optionally .gz), list otherwise. */
+void lexicon_load(lexicon *lx, const char *path, const lexicon_source *src);
 /* Writes the dictionary table (header and rows) to OUT. */
 void lexicon_write(const lexicon *lx, output *out);
 const lexicon_stats *lexicon_stats_of(const lexicon *lx);
