@@ -30,7 +30,7 @@ BATS_FILES = $(wildcard tests/*.bats)
 DEBIAN_PACKAGES = build-essential libcsv-dev zlib1g-dev bats bats-assert bats-support \
 	skkdic mecab-ipadic wamerican r-base-core parallel time gnuplot-nox
 
-.PHONY: all check unit bats bench install uninstall clean deps sanitize
+.PHONY: all check unit bats bench bench-full install uninstall clean deps sanitize
 all: lib/libyomi.a $(BINS)
 
 lib/%.o: lib/%.c
@@ -55,12 +55,17 @@ bats: all
 check: all $(UNIT_BIN)
 	tests/run
 
-BENCH_BIN = tests/bench/csvread tests/bench/csvbase tests/bench/chainsearch tests/bench/othbench tests/bench/calcbench
+BENCH_SRC = $(wildcard tests/bench/*.c)
+BENCH_BIN = $(BENCH_SRC:.c=)
 tests/bench/%: tests/bench/%.c lib/libyomi.a
 	$(CC) $(YOMI_CFLAGS) $(CFLAGS) -o $@ $< lib/libyomi.a $(LDFLAGS) $(YOMI_LIBS)
 
+# Quick figures (a few minutes); bench-full runs the long measurements.
 bench: all $(BENCH_BIN)
 	tests/bench/run
+
+bench-full: all $(BENCH_BIN)
+	tests/bench/run --full
 
 # AddressSanitizer + UBSan build in its own tree, running the whole suite.
 sanitize:
