@@ -477,8 +477,8 @@ static unsigned pile_score(ranks_v u, int uc, const uint8_t *pile, unsigned len)
  * cards come off in the order the foundations want them), else an empty
  * pile, else any; within each kind the pile that covers the fewest cards
  * needed sooner than the hand, the first on ties. Counting every covered
- * card, not just the top, is what matters: it wins 5.0% of deals, the
- * tightest fit over the top alone 2.3%. */
+ * card, not just the top, is what matters: it wins about twice as many
+ * deals as the tightest fit over the top alone (tests/bench/NOTES.md). */
 static unsigned greedy_pile(ranks_v u, unsigned hand, const uint8_t (*pile)[52], const uint8_t *len,
 			    unsigned np)
 {

@@ -58,11 +58,10 @@ typedef __m512i vec;
  *   H      the hand's rank, 0 when there is none;
  *   S[4]   the stock as 4-bit ranks, the next card in the lowest nibble;
  *   L, U   waste pile p as a stack of 4-bit ranks, its top in L's lowest
- *          nibble, U above L: 32 cards at most (one random game in
- *          twenty has a pile of 17, and the longest in 200,000 had 24;
- *          a lane about to overflow is given up and replayed by the
- *          scalar playout, like a lane whose draw Lemire's method might
- *          reject);
+ *          nibble, U above L: 32 cards at most (random games seldom
+ *          build piles that long: tests/bench/NOTES.md; a lane about to
+ *          overflow is given up and replayed by the scalar playout, like
+ *          a lane whose draw Lemire's method might reject);
  *   FOUND  nibble k: the cards on foundation k;
  *   NEED   nibble k: the rank it accepts, 15 once complete, so that no
  *          card and no empty pile's top (0) matches it;

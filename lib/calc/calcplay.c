@@ -253,11 +253,10 @@ static void positions_after(const calc_state *s, const int *moves, int n, calc_s
 }
 
 /* 1 if a sampled order solved with the stock known is won, else 0: an
- * order the search has not settled within its budget counts as lost.
- * Counting it half a win won 948 of deals 1-1000, a whole win 932, none
- * 952 in less time (the unsettled are seldom easy wins, and a move whose
- * wins stay unfound is dropped sooner; measured before the search was
- * made blind to the stock's order). */
+ * order the search has not settled within its budget counts as lost,
+ * since the unsettled are seldom easy wins, and a move whose wins stay
+ * unfound is dropped sooner (the other counts tried are in
+ * tests/bench/NOTES.md). */
 static int solved_score(calcplay *p, const calc_state *s)
 {
 	return calcsolve_run(&p->solver, s, CALCPLAY_SOLVE_BUDGET, NULL) == CALCSOLVE_WON;
@@ -314,10 +313,9 @@ static void tally_order(calcplay *p, const calc_state *after, bool turned, rng o
  * Knowing the order flatters every move, a risky one most, and most of
  * all through the next card's placement, which a solved order makes
  * knowing the cards after it. Scoring the placement per group takes that
- * first knowing away (deals 1-1000: 948 won against 931 with each order
- * scored alone, both counting an unsettled order half). It is kept to
- * the endgame, where few orders remain and the rollouts' greedy play is
- * what loses games. */
+ * first knowing away (it wins more deals than scoring each order alone:
+ * tests/bench/NOTES.md). It is kept to the endgame, where few orders
+ * remain and the rollouts' greedy play is what loses games. */
 static int endgame_filter(calcplay *p, const calc_state *s, int *moves, int n, uint64_t key)
 {
 	if (!p->solver.key)

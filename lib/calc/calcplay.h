@@ -29,15 +29,12 @@ typedef enum {
  * placement. An order it cannot settle counts as lost, so past about 14
  * unseen the sampled orders rank moves partly by how easily a win is
  * found. Each order solves every placement of the next card, so budget
- * and samples set the time. Over deals 1-1000, with an unsettled order
- * counting half a win: 32 orders of 500 positions won 948 at 0.75 s a
- * game, 48 of 500 950 at 1.0 s, 64 of 250 940 at 0.84 s; settling more
- * orders pays more than sampling more. Counting it lost: 952 at 0.65 s.
- * (All while best's search still saw a stock card now and then; blind,
- * the last setting won 931.) */
+ * and samples set the time; a larger budget over fewer orders settles
+ * more of them, which pays more than sampling more (the trials are in
+ * tests/bench/NOTES.md). */
 enum { CALCPLAY_SOLVE_BUDGET = 500 };
 /* Positions best's exact endgame may expand per move before it gives way
- * to sampled orders: about a tenth of a second. */
+ * to sampled orders: a bound on its time a move. */
 enum { CALCPLAY_EXACT_BUDGET = 100000 };
 
 typedef struct {

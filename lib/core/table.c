@@ -14,8 +14,8 @@
  * (an empty one for blank lines and for the LF of a CRLF), and newlines in
  * quoted fields are counted in the field callback. So `lines` is exact at
  * every row end, and a row starts on the line after the previous row end.
- * Feeding line by line would need no counting but costs libcsv a third of
- * its speed in per-call overhead. */
+ * Feeding line by line would need no counting but costs libcsv much of
+ * its speed in per-call overhead (tests/bench/NOTES.md). */
 
 /* Input is fed to libcsv in pieces this small so that the rows queued from
  * one piece stay in the first-level caches until they are read. */

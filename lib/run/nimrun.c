@@ -228,7 +228,7 @@ static bool option_with_value(uint32_t a, uint32_t b, void *arg)
  * the sets it visits: in normal play the Grundy values still decide the
  * outcome and a winning move, in misere play nothing does. */
 #define OCTAL_SETS 3000000
-#define OCTAL_SETS_HEAP 48 /* about 0.3 s for Kayles; the sets grow like partitions */
+#define OCTAL_SETS_HEAP 48 /* the sets grow like partitions of the heap */
 
 static void write_octal(const nim_game *g, output *o)
 {
