@@ -2,6 +2,7 @@
  * statistics and perft. The games are runners in lib/run, one row each in
  * games[]; this file parses what they share and hands each its own
  * options (lib/run/playoutgame.h). */
+#include <errno.h>
 #include <stdio.h>
 #include <stdnoreturn.h>
 #include <stdlib.h>
@@ -46,10 +47,13 @@ static const struct option common_opts[] = {
 
 static noreturn void usage(void)
 {
-	printf(usage_head, util_progname);
-	for (int g = 0; g < NGAMES; g++)
-		printf("\n%s", games[g]->usage);
-	exit(fflush(stdout) || ferror(stdout) ? EXIT_DATA : 0);
+	bool ok = printf(usage_head, util_progname) >= 0;
+	for (int g = 0; g < NGAMES && ok; g++)
+		ok = printf("\n%s", games[g]->usage) >= 0;
+	if (!ok)
+		die("stdout: write error: %s", strerror(errno));
+	util_flush_stdout();
+	exit(0);
 }
 
 static bool game_takes(const playoutgame *g, const char *name)

@@ -268,3 +268,15 @@ Try 'chain-greedy --help' for more information."
 	assert_failure 1
 	assert_output "chain-greedy: stdout: write error: No space left on device"
 }
+
+@test "a shard whose --first-game plus --count passes 2^63 still plays its games" {
+	run chain-greedy -d "$MINI" --starts SCAN --vs greedy --first-game 1 -n 9223372036854775807
+	assert_success
+	assert_line --index 1 "1,SCAN,1,greedy,greedy,2,8,12,2,stuck"
+}
+
+@test "a seed of 2^64-1 is written as the unsigned number it is" {
+	run chain-greedy -d "$MINI" --starts SCAN --vs greedy --seed 18446744073709551615
+	assert_success
+	assert_line --index 1 "1,SCAN,18446744073709551615,greedy,greedy,2,8,12,2,stuck"
+}

@@ -435,3 +435,24 @@ success, 0 cards left"
 	assert_failure 2
 	assert_line --index 0 "playout: --policy, --variant, --playouts, --reward, --level, --width, --endgame, --samples, --exact, --exact-all and --hold are for --game calc"
 }
+
+@test "a seed of 2^64-1 is written unsigned, for both games" {
+	run playout -n 1 --seed 18446744073709551615
+	assert_success
+	assert_line --index 1 --regexp "^1,18446744073709551615,black,"
+	run playout -g calc -n 1 --seed 18446744073709551615
+	assert_success
+	assert_line --index 1 --regexp "^1,18446744073709551615,standard,random,"
+}
+
+@test "--help and --version into a full device exit 1 with a message" {
+	run bash -c "playout --help > /dev/full"
+	assert_failure 1
+	assert_output "playout: stdout: write error: No space left on device"
+	run bash -c "nimtable --help > /dev/full"
+	assert_failure 1
+	assert_output "nimtable: stdout: write error: No space left on device"
+	run bash -c "summarize --version > /dev/full"
+	assert_failure 1
+	assert_output "summarize: stdout: write error: No space left on device"
+}

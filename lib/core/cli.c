@@ -1,5 +1,6 @@
 #include "core/cli.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,8 +17,10 @@ bool cli_option(int c, const char *arg, const char *usage, cli_output *out)
 	case 'z': out->opts.gzip = true; return true;
 	case CLI_OPT_BOM: out->opts.bom = true; return true;
 	case 'h':
-		printf(usage, util_progname);
-		exit(fflush(stdout) || ferror(stdout) ? EXIT_DATA : 0);
+		if (printf(usage, util_progname) < 0)
+			die("stdout: write error: %s", strerror(errno));
+		util_flush_stdout();
+		exit(0);
 	case CLI_OPT_VERSION: util_version();
 	case '?': util_try_help();
 	}

@@ -174,18 +174,27 @@ void output_field(output *o, const char *s)
 	output_field_n(o, s, strlen(s));
 }
 
-void output_int(output *o, int64_t v)
+/* By hand: snprintf costs more than the rest of a big table's row. */
+static void put_decimal(output *o, uint64_t u, bool negative)
 {
-	/* By hand: snprintf costs more than the rest of a big table's row. */
 	char b[24], *e = b + sizeof b, *p = e;
-	uint64_t u = v < 0 ? -(uint64_t)v : (uint64_t)v;
 	do {
 		*--p = (char)('0' + u % 10);
 		u /= 10;
 	} while (u);
-	if (v < 0)
+	if (negative)
 		*--p = '-';
 	output_field_n(o, p, (size_t)(e - p));
+}
+
+void output_int(output *o, int64_t v)
+{
+	put_decimal(o, v < 0 ? -(uint64_t)v : (uint64_t)v, v < 0);
+}
+
+void output_uint(output *o, uint64_t v)
+{
+	put_decimal(o, v, false);
 }
 
 void output_double(output *o, double v)

@@ -23,6 +23,7 @@ output *output_open(const char *path, const output_opts *opts);
 void output_field(output *o, const char *s);
 void output_field_n(output *o, const char *s, size_t n);
 void output_int(output *o, int64_t v);
+void output_uint(output *o, uint64_t v);
 /* Shortest decimal that reads back as the same double (up to 17
  * significant digits), never in exponent form for |v| in [1e-4, 1e15). */
 void output_double(output *o, double v);

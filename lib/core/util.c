@@ -130,9 +130,18 @@ void warn_at(const char *file, long line, const char *fmt, ...)
 noreturn void util_version(void)
 {
 	printf("%s (yomi) %s\n", util_progname, YOMI_VERSION);
-	if (fflush(stdout) != 0 || ferror(stdout))
-		die("write error: %s", strerror(errno));
+	util_flush_stdout();
 	exit(0);
+}
+
+void util_flush_stdout(void)
+{
+	errno = 0;
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		/* A failed earlier write leaves its errno only if nothing since
+		 * has changed it; "I/O error" is the honest fallback. */
+		die("stdout: write error: %s", strerror(errno ? errno : EIO));
+	}
 }
 
 void *xmalloc(size_t n)

@@ -36,6 +36,9 @@ void warn_at(const char *file, long line, const char *fmt, ...)
 
 /* Prints "PROG VERSION" and exits 0. */
 noreturn void util_version(void);
+/* Flushes stdout; dies with "PROG: stdout: write error: REASON" if that or
+ * any earlier write to it failed (--help > /dev/full). */
+void util_flush_stdout(void);
 
 void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t size);

@@ -89,7 +89,7 @@ static void write_row(rows *w, size_t deal, int64_t id, calcbatch_outcome res, c
 	if (o->common.nfiles)
 		carry_write(&w->ds->cols, deal, w->out);
 	output_int(w->out, id);
-	output_int(w->out, (int64_t)o->common.seed);
+	output_uint(w->out, o->common.seed);
 	output_field(w->out, variant_name(o->variant));
 	output_field(w->out, o->policy_name);
 	output_int(w->out, res.success);
@@ -154,8 +154,7 @@ static void run_show(calcrun_opts *o, const deals *ds)
 		show_state(f, &s);
 	}
 	fprintf(f, "\n%s, %d cards left\n", calc_success(&s) ? "success" : "failure", calc_rest(&s));
-	if (fflush(f) || ferror(f))
-		die("write error on standard output");
+	util_flush_stdout();
 }
 
 static void write_header(const calcrun_opts *o, const deals *ds, output *out)

@@ -354,7 +354,7 @@ static void write_result(runctx *cx, output *out, int64_t gid, uint32_t start, b
 	chain_strategy_name(&cx->o->vs, vsname, sizeof vsname);
 	output_int(out, gid);
 	output_field(out, dict_word(cx->d, start));
-	output_int(out, (int64_t)cx->seed);
+	output_uint(out, cx->seed);
 	output_field(out, me_second ? vsname : myname);
 	output_field(out, me_second ? myname : vsname);
 	output_int(out, g->turn);
@@ -392,7 +392,9 @@ static void tournament(runctx *cx, chain_game *g)
 				bool me_second = o->both_sides ? side == 1 : o->second;
 				cx->seed = c->seed + (uint64_t)k;
 				gid++;
-				if (gid < c->first || (c->count >= 0 && gid >= c->first + c->count))
+				/* gid - first, not first + count: both may be
+				 * near INT64_MAX. */
+				if (gid < c->first || (c->count >= 0 && gid - c->first >= c->count))
 					continue;
 				chain_start(g, sw[i]);
 				while (g->end == CHAIN_RUNNING) {

@@ -135,7 +135,7 @@ static void write_game(output *out, const othellorun_opts *o, const othello_pos 
 {
 	char name[5];
 	output_int(out, id);
-	output_int(out, (int64_t)o->common.seed);
+	output_uint(out, o->common.seed);
 	output_field(out, side_name(start->turn));
 	if (g->plies)
 		output_field(out, othello_move_name(g->moves[0], name));
@@ -349,8 +349,7 @@ static void run_show(othellorun_opts *o, const positions *ps)
 	}
 	int b = __builtin_popcountll(othello_black(&p)), w = __builtin_popcountll(othello_white(&p));
 	fprintf(f, "\n%s\n", b > w ? "black wins" : b < w ? "white wins" : "draw");
-	if (fflush(f) || ferror(f))
-		die("write error on standard output");
+	util_flush_stdout();
 }
 
 static run_opts *create(void)
