@@ -61,6 +61,12 @@ uint64_t *chain_zobrist(const dict *d)
 	return z;
 }
 
+/* List node of key K's head. */
+static inline uint32_t list_head(const dict *d, uint32_t k)
+{
+	return d->nclasses + k;
+}
+
 void chain_init(chain_game *g, const dict *d, const chain_rules *r, const uint64_t *zobrist)
 {
 	memset(g, 0, sizeof *g);
@@ -69,25 +75,109 @@ void chain_init(chain_game *g, const dict *d, const chain_rules *r, const uint64
 	g->zobrist = zobrist;
 	g->used = xcalloc(d->nwords, 1);
 	g->next = xmalloc(d->nclasses * sizeof *g->next);
-	g->avail = xmalloc(d->nkeys * sizeof *g->avail);
+	g->cleft = xmalloc(d->nclasses * sizeof *g->cleft);
+	g->gleft = xmalloc(d->ngroups * sizeof *g->gleft);
+	g->avail = xmalloc((d->nkeys + 1) * sizeof *g->avail);
+	size_t nodes = (size_t)d->nclasses + d->nkeys + 1;
+	g->lnext = xmalloc(nodes * sizeof *g->lnext);
+	g->lprev = xmalloc(nodes * sizeof *g->lprev);
+	/* The start word and every move of the game: the search never goes
+	 * past the last move. */
+	g->hcap = 2 * r->rounds + 1;
+	g->hist = xmalloc((size_t)g->hcap * sizeof *g->hist);
+	g->scratch = xmalloc((size_t)g->hcap * sizeof *g->scratch);
+	memcpy(g->next, d->cstart, d->nclasses * sizeof *g->next);
+	for (uint32_t c = 0; c < d->nclasses; c++)
+		g->cleft[c] = d->cstart[c + 1] - d->cstart[c];
+	for (uint32_t x = 0; x < d->ngroups; x++)
+		g->gleft[x] = d->gstart[x + 1] - d->gstart[x];
+	for (uint32_t k = 0; k <= d->nkeys; k++) {
+		uint32_t prev = list_head(d, k);
+		g->avail[k] = d->hstart[k + 1] - d->hstart[k];
+		for (uint32_t i = d->hstart[k]; i < d->hstart[k + 1]; i++) {
+			uint32_t c = d->hclasses[i];
+			g->lnext[prev] = c;
+			g->lprev[c] = prev;
+			prev = c;
+		}
+		g->lnext[prev] = list_head(d, k);
+		g->lprev[list_head(d, k)] = prev;
+	}
+	g->turn = -1;
 }
 
-static inline void use_word(chain_game *g, uint32_t w);
+/* Marks W used: the class cursor skips to the longest word still unused,
+ * and a class left empty leaves its head's list. */
+static inline void use_word(chain_game *g, uint32_t w)
+{
+	const dict *d = g->d;
+	uint32_t c = d->cls[w];
+	if (g->nhist == g->hcap)
+		die("chain: internal error: more words used than the game has moves");
+	g->hist[g->nhist++] = (chain_used){w, g->next[c], g->tail};
+	g->used[w] = 1;
+	g->hash ^= g->zobrist[w];
+	g->gleft[d->grp[w]]--;
+	if (--g->cleft[c] == 0) {
+		g->lnext[g->lprev[c]] = g->lnext[c];
+		g->lprev[g->lnext[c]] = g->lprev[c];
+		g->avail[d->chead[c]]--;
+		g->next[c] = d->cstart[c + 1];
+	} else if (d->pos[w] == g->next[c]) {
+		uint32_t i = g->next[c] + 1; /* an unused word follows */
+		while (g->used[d->cwords[i]])
+			i++;
+		g->next[c] = i;
+	}
+	g->tail = d->tail[w];
+	g->turn++;
+}
+
+/* Takes back the last word used (the lists are restored in the reverse
+ * order of the removals, so every relinked class finds its neighbours). */
+static inline void unuse_word(chain_game *g)
+{
+	const dict *d = g->d;
+	chain_used u = g->hist[--g->nhist];
+	uint32_t w = u.word, c = d->cls[w];
+	g->used[w] = 0;
+	g->hash ^= g->zobrist[w];
+	g->gleft[d->grp[w]]++;
+	if (g->cleft[c]++ == 0) {
+		g->lnext[g->lprev[c]] = c;
+		g->lprev[g->lnext[c]] = c;
+		g->avail[d->chead[c]]++;
+	}
+	g->next[c] = u.next;
+	g->tail = u.tail;
+	g->turn--;
+}
+
+/* Back to no word used, in the time the last game took. */
+static void reset(chain_game *g)
+{
+	while (g->nhist > 0)
+		unuse_word(g);
+	g->hash = 0;
+	g->end = CHAIN_RUNNING;
+	g->winner = 0;
+	g->score[0] = g->r->handicap[0];
+	g->score[1] = g->r->handicap[1];
+}
 
 void chain_start(chain_game *g, uint32_t start)
 {
-	const dict *d = g->d;
-	memset(g->used, 0, d->nwords);
-	memcpy(g->next, d->cstart, d->nclasses * sizeof *g->next);
-	g->hash = 0;
+	reset(g);
 	g->turn = -1; /* use_word makes the start word turn 0 */
-	g->end = CHAIN_RUNNING;
-	g->winner = 0;
-	for (uint32_t k = 0; k < d->nkeys; k++)
-		g->avail[k] = d->hstart[k + 1] - d->hstart[k];
 	use_word(g, start);
-	g->score[0] = g->r->handicap[0];
-	g->score[1] = g->r->handicap[1];
+	chain_check(g);
+}
+
+void chain_start_key(chain_game *g, uint32_t tail)
+{
+	reset(g);
+	g->turn = 0;
+	g->tail = tail;
 	chain_check(g);
 }
 
@@ -95,7 +185,13 @@ void chain_free(chain_game *g)
 {
 	free(g->used);
 	free(g->next);
+	free(g->cleft);
+	free(g->gleft);
 	free(g->avail);
+	free(g->lnext);
+	free(g->lprev);
+	free(g->hist);
+	free(g->scratch);
 }
 
 int chain_mover(const chain_game *g)
@@ -115,24 +211,6 @@ const char *chain_illegal(const chain_game *g, uint32_t w)
 bool chain_can_move(const chain_game *g)
 {
 	return g->avail[g->tail] > 0;
-}
-
-/* Marks W used: the class pointer skips to the longest word still unused,
- * and a class left empty no longer counts among its head's answers. */
-static inline void use_word(chain_game *g, uint32_t w)
-{
-	const dict *d = g->d;
-	g->used[w] = 1;
-	g->hash ^= g->zobrist[w];
-	uint32_t c = d->cls[w];
-	uint32_t i = g->next[c], end = d->cstart[c + 1];
-	while (i < end && g->used[d->cwords[i]])
-		i++;
-	if (i == end && g->next[c] != end)
-		g->avail[d->chead[c]]--;
-	g->next[c] = i;
-	g->tail = d->tail[w];
-	g->turn++;
 }
 
 void chain_play(chain_game *g, uint32_t w)
@@ -169,20 +247,37 @@ void chain_check(const chain_game *g)
 		}
 	if (h != g->hash)
 		die("chain: internal error: hash out of step with used words");
-	if (used != g->turn + 1)
+	if (used != g->nhist || used > g->turn + 1 || used < g->turn)
 		die("chain: internal error: %d words used at turn %d", used, g->turn);
 	for (uint32_t c = 0; c < d->nclasses; c++) {
-		uint32_t i = d->cstart[c];
+		uint32_t i = d->cstart[c], left = 0;
 		while (i < d->cstart[c + 1] && g->used[d->cwords[i]])
 			i++;
 		if (g->next[c] != i)
-			die("chain: internal error: class %u pointer %u, first unused %u", c, g->next[c], i);
+			die("chain: internal error: class %u cursor %u, first unused %u", c, g->next[c], i);
+		for (uint32_t x = d->cgroup[c]; x < d->cgroup[c + 1]; x++) {
+			uint32_t n = 0;
+			for (uint32_t j = d->gstart[x]; j < d->gstart[x + 1]; j++)
+				n += !g->used[d->cwords[j]];
+			if (n != g->gleft[x])
+				die("chain: internal error: group %u has %u unused, counted %u", x, n, g->gleft[x]);
+			left += n;
+		}
+		if (left != g->cleft[c])
+			die("chain: internal error: class %u has %u unused, counted %u", c, left, g->cleft[c]);
 	}
-	for (uint32_t k = 0; k < d->nkeys; k++) {
-		uint32_t n = 0;
-		for (uint32_t j = d->hstart[k]; j < d->hstart[k + 1]; j++)
-			n += g->next[d->hclasses[j]] < d->cstart[d->hclasses[j] + 1];
-		if (n != g->avail[k])
+	for (uint32_t k = 0; k <= d->nkeys; k++) {
+		uint32_t n = 0, node = list_head(d, k);
+		for (uint32_t j = d->hstart[k]; j < d->hstart[k + 1]; j++) {
+			uint32_t c = d->hclasses[j];
+			if (g->cleft[c] == 0)
+				continue;
+			if (g->lnext[node] != c || g->lprev[c] != node)
+				die("chain: internal error: key %u's list out of step at class %u", k, c);
+			node = c;
+			n++;
+		}
+		if (g->lnext[node] != list_head(d, k) || n != g->avail[k])
 			die("chain: internal error: key %u has %u answers, counted %u", k, n, g->avail[k]);
 	}
 #else
@@ -196,11 +291,32 @@ enum { TT_EXACT = 1, TT_LOWER = 2, TT_UPPER = 3 };
 
 typedef struct {
 	uint64_t key;
-	int32_t value;
+	int64_t value;
 	uint32_t move; /* class + 1; 0 none */
 	uint16_t depth;
 	uint8_t bound;
 } tt_entry;
+
+/* A move as a node orders it: rank (lower first), then its class. */
+typedef struct {
+	uint64_t rank;
+	uint32_t cls;
+} ordered;
+
+/* A candidate group at the root: class CLS's words of group GRP, with
+ * their value; the leader's group first, then the shorter groups
+ * searched, at [more, more + nmore) in the same list. */
+typedef struct {
+	uint32_t cls, grp;
+	int64_t value;
+	uint32_t more, nmore;
+} rootgroup;
+
+typedef struct {
+	rootgroup *g;
+	size_t n, cap, leaders; /* the leaders' groups are g[0 .. leaders) */
+	int depth;
+} rootlist;
 
 struct chain_search {
 	const dict *d;
@@ -209,10 +325,12 @@ struct chain_search {
 	tt_entry *tt;
 	size_t tt_mask;
 	uint64_t nodes;
-	/* Move lists, one per ply of the current search. */
-	uint32_t *moves;
-	size_t maxhead;
+	/* Per ply of the current search: CHAIN_ORDER ordered moves and the
+	 * same classes by id. */
+	ordered *order;
+	uint32_t *picked;
 	int plies;
+	rootlist cur, next; /* the root's values: the last completed depth, the one under way */
 	/* Time control. */
 	bool timed, aborted;
 	struct timespec deadline;
@@ -225,15 +343,10 @@ chain_search *chain_search_new(const dict *d, const chain_rules *r)
 	chain_search *s = xcalloc(1, sizeof *s);
 	s->d = d;
 	s->r = r;
-	s->ztail = xmalloc(d->nkeys * sizeof *s->ztail);
+	s->ztail = xmalloc((d->nkeys + 1) * sizeof *s->ztail);
 	uint64_t sm = 0x7461696C; /* "tail" */
-	for (uint32_t k = 0; k < d->nkeys; k++)
+	for (uint32_t k = 0; k <= d->nkeys; k++)
 		s->ztail[k] = rng_splitmix64(&sm);
-	for (uint32_t k = 0; k < d->nkeys; k++) {
-		size_t n = d->hstart[k + 1] - d->hstart[k];
-		if (n > s->maxhead)
-			s->maxhead = n;
-	}
 	return s;
 }
 
@@ -243,7 +356,10 @@ void chain_search_free(chain_search *s)
 		return;
 	free(s->ztail);
 	free(s->tt);
-	free(s->moves);
+	free(s->order);
+	free(s->picked);
+	free(s->cur.g);
+	free(s->next.g);
 	free(s);
 }
 
@@ -257,7 +373,8 @@ static void prepare(chain_search *s, int depth)
 {
 	int plies = depth + 2;
 	if (plies > s->plies) {
-		s->moves = xrealloc(s->moves, (size_t)plies * (s->maxhead + 1) * sizeof *s->moves);
+		s->order = xrealloc(s->order, (size_t)plies * CHAIN_ORDER * sizeof *s->order);
+		s->picked = xrealloc(s->picked, (size_t)plies * CHAIN_ORDER * sizeof *s->picked);
 		s->plies = plies;
 	}
 	if (!s->tt && depth >= 2) { /* depth-1 nodes never reach the table */
@@ -274,49 +391,25 @@ static bool past_deadline(chain_search *s)
 	       (now.tv_sec == s->deadline.tv_sec && now.tv_nsec >= s->deadline.tv_nsec);
 }
 
-/* Undo information for one searched move. */
-typedef struct {
-	uint32_t next, tail;
-} undo_t;
-
-static inline undo_t do_move(chain_game *g, uint32_t w)
-{
-	undo_t u = {g->next[g->d->cls[w]], g->tail};
-	use_word(g, w);
-	return u;
-}
-
-static inline void undo_move(chain_game *g, uint32_t w, undo_t u)
-{
-	const dict *d = g->d;
-	uint32_t c = d->cls[w];
-	g->used[w] = 0;
-	g->hash ^= g->zobrist[w];
-	if (g->next[c] == d->cstart[c + 1] && u.next != g->next[c])
-		g->avail[d->chead[c]]++;
-	g->next[c] = u.next;
-	g->tail = u.tail;
-	g->turn--;
-}
-
 static inline bool loses(const chain_search *s, uint32_t w)
 {
 	return s->r->lose_tail && s->r->lose_tail[s->d->tail[w]];
 }
 
-/* The opponent's answers after W: classes with an unused word whose head
- * is W's tail, less W's own class if W is its last unused word. */
-static inline uint32_t mobility(const chain_search *s, const chain_game *g, uint32_t w)
+/* The longest unused word of class C (which has one). */
+static inline uint32_t leader(const chain_game *g, uint32_t c)
 {
-	const dict *d = s->d;
-	uint32_t k = d->tail[w], c = d->cls[w], n = g->avail[k];
-	if (d->chead[c] == k) {
-		uint32_t i = g->next[c] + 1; /* W leads its class */
-		while (i < d->cstart[c + 1] && g->used[d->cwords[i]])
-			i++;
-		n -= i == d->cstart[c + 1];
-	}
-	return n;
+	return g->d->cwords[g->next[c]];
+}
+
+/* The opponent's answers after W, the leader of its class: classes with
+ * an unused word whose head is W's tail, less W's own class if W is its
+ * last unused word. */
+static inline uint32_t mobility(const chain_game *g, uint32_t w)
+{
+	const dict *d = g->d;
+	uint32_t k = d->tail[w], c = d->cls[w];
+	return g->avail[k] - (d->chead[c] == k && g->cleft[c] == 1);
 }
 
 static tt_entry *tt_probe(chain_search *s, uint64_t key)
@@ -333,14 +426,89 @@ static void tt_store(chain_search *s, uint64_t key, int depth, int64_t value, ui
 	tt_entry *b = &s->tt[(key & s->tt_mask) & ~(size_t)1];
 	tt_entry *e = b[0].key == key || depth >= b[0].depth ? &b[0] : &b[1];
 	e->key = key;
-	e->value = (int32_t)value;
+	e->value = value;
 	e->move = move;
 	e->depth = (uint16_t)depth;
 	e->bound = (uint8_t)bound;
 }
 
+/* Keeps in OM (N of at most CHAIN_ORDER, sorted by rank, earlier classes
+ * first among equal ranks) the lowest-ranked moves seen. */
+static inline void order_add(ordered *om, size_t *n, uint64_t rank, uint32_t c)
+{
+	size_t j = *n;
+	if (j == CHAIN_ORDER) {
+		if (rank >= om[j - 1].rank)
+			return;
+		j--;
+	} else {
+		(*n)++;
+	}
+	while (j > 0 && om[j - 1].rank > rank) {
+		om[j] = om[j - 1];
+		j--;
+	}
+	om[j] = (ordered){rank, c};
+}
+
+/* The moves of the node at PLY, best first: the table's move, then the
+ * moves that leave the opponent fewest answers (stranding them on a
+ * dead-end key is how games are won), longer words first among equals,
+ * lose-tail moves last; ties in class order. Up to CHAIN_ORDER of them go
+ * to the ply's buffer, their classes by id to PICKED; returns how many,
+ * and in *TOTAL how many moves the node has. */
+static size_t order_moves(chain_search *s, const chain_game *g, int ply, uint32_t tt_move,
+			  size_t *total)
+{
+	const dict *d = s->d;
+	ordered *om = s->order + (size_t)ply * CHAIN_ORDER;
+	uint32_t *picked = s->picked + (size_t)ply * CHAIN_ORDER;
+	uint32_t head = list_head(d, g->tail);
+	size_t n = 0, all = 0;
+	for (uint32_t c = g->lnext[head]; c != head; c = g->lnext[c], all++) {
+		uint32_t w = leader(g, c);
+		uint64_t r = loses(s, w) ? UINT32_MAX - 1 : mobility(g, w);
+		if (tt_move == c + 1)
+			r = 0, tt_move = 0;
+		else
+			r++;
+		order_add(om, &n, r << 32 | (UINT32_MAX - d->len[w]), c);
+	}
+	*total = all;
+	if (all > n) { /* the rest is walked in class order, skipping these */
+		for (size_t i = 0; i < n; i++) {
+			uint32_t c = om[i].cls;
+			size_t j = i;
+			while (j > 0 && picked[j - 1] > c) {
+				picked[j] = picked[j - 1];
+				j--;
+			}
+			picked[j] = c;
+		}
+	}
+	return n;
+}
+
+static int64_t negamax(chain_search *s, chain_game *g, int depth, int ply, int64_t alpha,
+		       int64_t beta);
+
+/* Value for the mover of playing the leader of class C, the rest searched
+ * to DEPTH - 1 plies within (ALPHA, BETA) as seen by the mover. */
+static inline int64_t child_value(chain_search *s, chain_game *g, uint32_t c, int depth, int ply,
+				  int64_t alpha, int64_t beta)
+{
+	uint32_t w = leader(g, c);
+	int64_t len = s->d->len[w];
+	if (loses(s, w))
+		return len - CHAIN_LOSS;
+	use_word(g, w);
+	int64_t v = len - negamax(s, g, depth - 1, ply + 1, len - beta, len - alpha);
+	unuse_word(g);
+	return v;
+}
+
 /* Negamax with alpha-beta over class moves; DEPTH already capped at the
- * moves left in the game. PLY indexes the move list buffer. */
+ * moves left in the game. PLY indexes the move buffers. */
 static int64_t negamax(chain_search *s, chain_game *g, int depth, int ply, int64_t alpha,
 		       int64_t beta)
 {
@@ -352,20 +520,14 @@ static int64_t negamax(chain_search *s, chain_game *g, int depth, int ply, int64
 		return 0;
 	if (depth == 0)
 		return 0;
-
-	uint32_t *mv = s->moves + (size_t)ply * (s->maxhead + 1);
-	size_t n = 0;
-	for (uint32_t i = d->hstart[g->tail]; i < d->hstart[g->tail + 1]; i++) {
-		uint32_t c = d->hclasses[i];
-		if (g->next[c] < d->cstart[c + 1])
-			mv[n++] = d->cwords[g->next[c]];
-	}
-	if (n == 0)
+	uint32_t head = list_head(d, g->tail);
+	if (g->lnext[head] == head)
 		return -CHAIN_LOSS;
 	if (depth == 1) { /* leaf: the best immediate move, no table needed */
-		int64_t best = -2 * CHAIN_LOSS;
-		for (size_t i = 0; i < n; i++) {
-			int64_t v = (int64_t)d->len[mv[i]] - (loses(s, mv[i]) ? CHAIN_LOSS : 0);
+		int64_t best = -CHAIN_INF;
+		for (uint32_t c = g->lnext[head]; c != head; c = g->lnext[c]) {
+			uint32_t w = leader(g, c);
+			int64_t v = (int64_t)d->len[w] - (loses(s, w) ? CHAIN_LOSS : 0);
 			if (v > best)
 				best = v;
 		}
@@ -388,56 +550,37 @@ static int64_t negamax(chain_search *s, chain_game *g, int depth, int ply, int64
 				return e->value;
 		}
 	}
-	/* Order: the table's move, then the moves that leave the opponent
-	 * fewest answers (stranding them on a dead-end key is how games are
-	 * won), longer words first among equals; lose-tail moves last. */
-	uint32_t rank[n];
-	for (size_t i = 0; i < n; i++) {
-		uint32_t w = mv[i];
-		uint32_t r = loses(s, w) ? 0xFFFFu : mobility(s, g, w);
-		if (tt_move && d->cls[w] + 1 == tt_move)
-			r = 0, tt_move = 0;
-		else
-			r++;
-		rank[i] = (r << 16) | (0xFFFFu - (d->len[w] > 0xFFFFu ? 0xFFFFu : d->len[w]));
-	}
-	for (size_t i = 1; i < n; i++) {
-		uint32_t w = mv[i], r = rank[i];
-		size_t j = i;
-		while (j > 0 && rank[j - 1] > r) {
-			mv[j] = mv[j - 1];
-			rank[j] = rank[j - 1];
-			j--;
+	size_t total, n = order_moves(s, g, ply, tt_move, &total);
+	const ordered *om = s->order + (size_t)ply * CHAIN_ORDER;
+	const uint32_t *picked = s->picked + (size_t)ply * CHAIN_ORDER;
+	int64_t alpha0 = alpha, best = -CHAIN_INF;
+	uint32_t best_move = 0, c = g->lnext[head];
+	size_t skip = 0;
+	for (size_t i = 0; i < total; i++) {
+		uint32_t cls;
+		if (i < n) {
+			cls = om[i].cls;
+		} else { /* past the ordered moves: the others in class order */
+			while (skip < n && picked[skip] == c)
+				c = g->lnext[c], skip++;
+			cls = c;
+			c = g->lnext[c];
 		}
-		mv[j] = w;
-		rank[j] = r;
-	}
-
-	int64_t alpha0 = alpha, best = -4 * CHAIN_LOSS;
-	uint32_t best_move = 0;
-	for (size_t i = 0; i < n; i++) {
-		uint32_t w = mv[i];
-		int64_t len = d->len[w], v;
-		if (loses(s, w)) {
-			v = len - CHAIN_LOSS;
+		int64_t v;
+		if (i == 0) {
+			v = child_value(s, g, cls, depth, ply, alpha, beta);
 		} else {
-			undo_t u = do_move(g, w);
-			if (i == 0) {
-				v = len - negamax(s, g, depth - 1, ply + 1, len - beta, len - alpha);
-			} else {
-				/* Principal variation search: prove the move no better
-				 * than alpha with a null window, search again if not. */
-				v = len - negamax(s, g, depth - 1, ply + 1, len - alpha - 1, len - alpha);
-				if (v > alpha && v < beta && !s->aborted)
-					v = len - negamax(s, g, depth - 1, ply + 1, len - beta, len - v);
-			}
-			undo_move(g, w, u);
+			/* Principal variation search: prove the move no better
+			 * than alpha with a null window, search again if not. */
+			v = child_value(s, g, cls, depth, ply, alpha, alpha + 1);
+			if (v > alpha && v < beta && !s->aborted)
+				v = child_value(s, g, cls, depth, ply, v, beta);
 		}
 		if (s->aborted)
 			return 0;
 		if (v > best) {
 			best = v;
-			best_move = d->cls[w] + 1;
+			best_move = cls + 1;
 		}
 		if (v > alpha)
 			alpha = v;
@@ -465,7 +608,7 @@ int64_t chain_value(chain_search *s, chain_game *g, int depth)
 	depth = cap_depth(g, depth);
 	prepare(s, depth);
 	s->timed = s->aborted = false;
-	return negamax(s, g, depth, 0, -4 * CHAIN_LOSS, 4 * CHAIN_LOSS);
+	return negamax(s, g, depth, 0, -CHAIN_INF, CHAIN_INF);
 }
 
 /* Value of playing W now with the rest searched to DEPTH plies in all
@@ -475,86 +618,205 @@ static int64_t root_value(chain_search *s, chain_game *g, uint32_t w, int depth,
 	int64_t len = s->d->len[w];
 	if (loses(s, w))
 		return len - CHAIN_LOSS;
-	undo_t u = do_move(g, w);
+	use_word(g, w);
 	/* The child's window ends just past len - floor so that a value equal
 	 * to the floor (a tie with the best so far) is still exact. */
-	int64_t v = len - negamax(s, g, cap_depth(g, depth - 1), 1, -4 * CHAIN_LOSS, len - floor + 1);
-	undo_move(g, w, u);
+	int64_t v = len - negamax(s, g, cap_depth(g, depth - 1), 1, -CHAIN_INF, len - floor + 1);
+	unuse_word(g);
 	return v;
 }
 
-static void trace_add(chain_trace *t, uint32_t w)
+/* The K-th (from 0) unused word of cwords[A .. B): past A + K by one for
+ * each used word at or before it, found among the words played. */
+static uint32_t kth_unused(const chain_game *g, uint32_t a, uint32_t b, uint32_t k)
 {
-	util_grow((void **)&t->c, &t->cap, t->n + 1, sizeof *t->c);
-	t->c[t->n++] = (chain_cand){.word = w};
-}
-
-/* Values of the candidates in T by a search to DEPTH; false if the time
- * ran out. When ALL is false, only values that can tie the best are exact
- * (the rest are bounds below it): class leaders are searched first, then
- * the shorter words of the classes whose leader ties the best (a shorter
- * word never beats its leader but may equal it), so the set of best words,
- * and with it the choice, is the same with or without a trace. */
-static bool evaluate(chain_search *s, chain_game *g, chain_trace *t, int depth, bool all)
-{
-	const dict *d = s->d;
-	int64_t best = -4 * CHAIN_LOSS;
-	for (int pass = 0; pass < 2; pass++) {
-		for (size_t i = 0; i < t->n; i++) {
-			uint32_t w = t->c[i].word, c = d->cls[w];
-			uint32_t lead = d->cwords[g->next[c]];
-			if ((pass == 0) != (w == lead))
-				continue;
-			int64_t v = -4 * CHAIN_LOSS, lead_value = v;
-			if (pass == 1)
-				for (size_t j = 0; j < t->n; j++)
-					if (t->c[j].word == lead)
-						lead_value = t->c[j].value;
-			if (pass == 1 && d->len[w] == d->len[lead]) {
-				v = lead_value; /* same class and length: the same value */
-			} else if (pass == 0 || all || lead_value == best) {
-				v = root_value(s, g, w, depth, all ? -4 * CHAIN_LOSS : best);
-				if (s->aborted)
-					return false;
+	const dict *d = g->d;
+	uint32_t i = a;
+	if (k == 0) {
+		while (g->used[d->cwords[i]])
+			i++;
+		return d->cwords[i];
+	}
+	uint32_t *u = g->scratch;
+	size_t m = 0;
+	for (int h = 0; h < g->nhist; h++) {
+		uint32_t p = d->pos[g->hist[h].word];
+		if (p >= a && p < b) {
+			size_t j = m++;
+			while (j > 0 && u[j - 1] > p) {
+				u[j] = u[j - 1];
+				j--;
 			}
-			t->c[i].value = v;
-			t->c[i].value_known = true;
-			if (pass == 0 && v > best)
-				best = v;
+			u[j] = p;
 		}
 	}
-	t->depth_done = depth;
+	i = a + k;
+	for (size_t j = 0; j < m && u[j] <= i; j++)
+		i++;
+	return d->cwords[i];
+}
+
+static rootgroup *root_add(rootlist *l, uint32_t c, uint32_t x, int64_t v)
+{
+	util_grow((void **)&l->g, &l->cap, l->n + 1, sizeof *l->g);
+	rootgroup *r = &l->g[l->n++];
+	*r = (rootgroup){.cls = c, .grp = x, .value = v};
+	return r;
+}
+
+/* Values of the mover's candidates by a search to DEPTH, into L; false if
+ * the time ran out. Class leaders are searched first; then, in every
+ * class when ALL, else in the classes whose leader ties the best, each
+ * shorter length (a shorter word never beats its leader but may equal
+ * it; words of one length share a value). Without ALL only values that
+ * can tie the best are exact (the rest are bounds below it), so the set of
+ * best words, and with it the choice, is the same with or without it. */
+static bool evaluate(chain_search *s, chain_game *g, rootlist *l, int depth, bool all)
+{
+	const dict *d = s->d;
+	uint32_t head = list_head(d, g->tail);
+	int64_t best = -CHAIN_INF;
+	l->n = 0;
+	for (uint32_t c = g->lnext[head]; c != head; c = g->lnext[c]) {
+		uint32_t w = leader(g, c);
+		int64_t v = root_value(s, g, w, depth, all ? -CHAIN_INF : best);
+		if (s->aborted)
+			return false;
+		root_add(l, c, d->grp[w], v);
+		if (v > best)
+			best = v;
+	}
+	size_t leaders = l->leaders = l->n;
+	for (size_t i = 0; i < leaders; i++) {
+		l->g[i].more = (uint32_t)l->n;
+		if (!all && l->g[i].value != best)
+			continue;
+		uint32_t c = l->g[i].cls;
+		for (uint32_t x = l->g[i].grp + 1; x < d->cgroup[c + 1]; x++) {
+			if (g->gleft[x] == 0)
+				continue;
+			uint32_t w = kth_unused(g, d->gstart[x], d->gstart[x + 1], 0);
+			int64_t v = root_value(s, g, w, depth, all ? -CHAIN_INF : best);
+			if (s->aborted)
+				return false;
+			root_add(l, c, x, v);
+		}
+		l->g[i].nmore = (uint32_t)l->n - l->g[i].more;
+	}
+	l->depth = depth;
 	return true;
+}
+
+/* The K-th word of value BEST in L, in class order. */
+static uint32_t pick_best(const chain_game *g, const rootlist *l, int64_t best, uint64_t k)
+{
+	const dict *d = g->d;
+	for (size_t i = 0; i < l->leaders; i++) {
+		for (uint32_t j = 0; j <= l->g[i].nmore; j++) {
+			const rootgroup *r = j == 0 ? &l->g[i] : &l->g[l->g[i].more + j - 1];
+			if (r->value != best)
+				continue;
+			if (k < g->gleft[r->grp])
+				return kth_unused(g, d->gstart[r->grp], d->gstart[r->grp + 1], (uint32_t)k);
+			k -= g->gleft[r->grp];
+		}
+	}
+	die("chain: internal error: no word of the best value");
+}
+
+static void trace_add(chain_trace *t, uint32_t w, int64_t value, bool known)
+{
+	util_grow((void **)&t->c, &t->cap, t->n + 1, sizeof *t->c);
+	t->c[t->n++] = (chain_cand){.word = w, .value = value, .value_known = known};
+}
+
+/* Every legal word into T in class order, with its group's value in L
+ * (every group of every class: L was evaluated with ALL), or no value. */
+static void trace_fill(const chain_game *g, const rootlist *l, chain_trace *t, uint32_t chosen)
+{
+	const dict *d = g->d;
+	uint32_t head = list_head(d, g->tail);
+	size_t i = 0;
+	for (uint32_t c = g->lnext[head]; c != head; c = g->lnext[c]) {
+		const rootgroup *r = l ? &l->g[i] : NULL;
+		uint32_t j = 0;
+		for (uint32_t x = d->cgroup[c]; x < d->cgroup[c + 1]; x++) {
+			if (g->gleft[x] == 0)
+				continue;
+			if (r && x != r->grp)
+				r = &l->g[l->g[i].more + j++];
+			for (uint32_t p = d->gstart[x]; p < d->gstart[x + 1]; p++) {
+				uint32_t w = d->cwords[p];
+				if (g->used[w])
+					continue;
+				trace_add(t, w, r ? r->value : 0, r != NULL);
+				t->c[t->n - 1].chosen = w == chosen;
+			}
+		}
+		i++;
+	}
+	t->depth_done = l ? l->depth : 0;
+}
+
+/* Unused words under the current tail. */
+static uint64_t words_left(const chain_game *g)
+{
+	const dict *d = g->d;
+	uint32_t head = list_head(d, g->tail);
+	uint64_t n = 0;
+	for (uint32_t c = g->lnext[head]; c != head; c = g->lnext[c])
+		n += g->cleft[c];
+	return n;
+}
+
+/* The K-th unused word under the current tail, in class order. */
+static uint32_t kth_word(const chain_game *g, uint64_t k)
+{
+	const dict *d = g->d;
+	uint32_t head = list_head(d, g->tail);
+	for (uint32_t c = g->lnext[head]; c != head; c = g->lnext[c]) {
+		if (k < g->cleft[c])
+			return kth_unused(g, d->cstart[c], d->cstart[c + 1], (uint32_t)k);
+		k -= g->cleft[c];
+	}
+	die("chain: internal error: fewer words left than counted");
+}
+
+/* Iterative deepening: the last depth that completed within the time. */
+static void deepen(chain_search *s, chain_game *g, double secs, bool all)
+{
+	clock_gettime(CLOCK_MONOTONIC, &s->deadline);
+	s->deadline.tv_sec += (time_t)secs;
+	s->deadline.tv_nsec += (long)((secs - (double)(time_t)secs) * 1e9);
+	if (s->deadline.tv_nsec >= 1000000000L)
+		s->deadline.tv_sec++, s->deadline.tv_nsec -= 1000000000L;
+	evaluate(s, g, &s->cur, 1, all);
+	for (int depth = 2; depth <= moves_left(g); depth++) {
+		s->timed = true;
+		if (!evaluate(s, g, &s->next, depth, all))
+			break;
+		rootlist t = s->cur;
+		s->cur = s->next;
+		s->next = t;
+	}
+	s->timed = s->aborted = false;
 }
 
 bool chain_choose(chain_search *s, chain_game *g, const chain_strategy *st, uint64_t seed,
 		  chain_trace *trace, uint32_t *word)
 {
-	const dict *d = s->d;
-	chain_trace local = {0};
-	chain_trace *t = trace ? trace : &local;
-	t->n = 0;
-	t->depth_done = 0;
-	/* Every legal word, in dictionary order within each class. */
-	for (uint32_t i = d->hstart[g->tail]; i < d->hstart[g->tail + 1]; i++) {
-		uint32_t c = d->hclasses[i];
-		for (uint32_t j = g->next[c]; j < d->cstart[c + 1]; j++) {
-			uint32_t w = d->cwords[j];
-			if (!g->used[w])
-				trace_add(t, w);
-		}
+	if (trace) {
+		trace->n = 0;
+		trace->depth_done = 0;
 	}
-	if (t->n == 0) {
-		free(local.c);
+	if (!chain_can_move(g))
 		return false;
-	}
 	rng r;
 	rng_stream(&r, seed, (uint64_t)(g->turn + 1));
 	if (st->kind == CHAIN_RANDOM) {
-		size_t k = (size_t)rng_below(&r, t->n);
-		t->c[k].chosen = true;
-		*word = t->c[k].word;
-		free(local.c);
+		*word = kth_word(g, rng_below(&r, words_left(g)));
+		if (trace)
+			trace_fill(g, NULL, trace, *word);
 		return true;
 	}
 	int target = st->kind == CHAIN_GREEDY ? 1 : cap_depth(g, st->depth);
@@ -565,51 +827,23 @@ bool chain_choose(chain_search *s, chain_game *g, const chain_strategy *st, uint
 	prepare(s, (timed ? moves_left(g) : target) - 1);
 	s->aborted = false;
 	s->timed = false;
-	if (timed) {
-		/* Iterative deepening: keep the last depth that completed. */
-		clock_gettime(CLOCK_MONOTONIC, &s->deadline);
-		double secs = st->time;
-		s->deadline.tv_sec += (time_t)secs;
-		s->deadline.tv_nsec += (long)((secs - (double)(time_t)secs) * 1e9);
-		if (s->deadline.tv_nsec >= 1000000000L)
-			s->deadline.tv_sec++, s->deadline.tv_nsec -= 1000000000L;
-		int64_t *saved = xmalloc(t->n * sizeof *saved);
-		evaluate(s, g, t, 1, all);
-		for (int depth = 2; depth <= moves_left(g); depth++) {
-			for (size_t i = 0; i < t->n; i++)
-				saved[i] = t->c[i].value;
-			s->timed = true;
-			if (!evaluate(s, g, t, depth, all)) {
-				for (size_t i = 0; i < t->n; i++)
-					t->c[i].value = saved[i];
-				t->depth_done = depth - 1;
-				break;
-			}
-		}
-		free(saved);
-		s->timed = s->aborted = false;
-	} else {
-		evaluate(s, g, t, target, all);
+	if (timed)
+		deepen(s, g, st->time, all);
+	else
+		evaluate(s, g, &s->cur, target, all);
+	const rootlist *l = &s->cur;
+	int64_t best = -CHAIN_INF;
+	uint64_t nbest = 0;
+	for (size_t i = 0; i < l->n; i++) {
+		if (l->g[i].value > best)
+			best = l->g[i].value, nbest = 0;
+		if (l->g[i].value == best)
+			nbest += g->gleft[l->g[i].grp];
 	}
-	int64_t best = -4 * CHAIN_LOSS;
-	size_t nbest = 0;
-	for (size_t i = 0; i < t->n; i++) {
-		if (t->c[i].value > best)
-			best = t->c[i].value, nbest = 0;
-		if (t->c[i].value == best)
-			nbest++;
-	}
-	size_t k = (size_t)rng_below(&r, nbest);
-	for (size_t i = 0; i < t->n; i++) {
-		if (t->c[i].value == best && k-- == 0) {
-			t->c[i].chosen = true;
-			*word = t->c[i].word;
-			break;
-		}
-	}
-	if (!all) /* dominated words carry no real value */
-		for (size_t i = 0; i < t->n; i++)
-			t->c[i].value_known = t->c[i].value > -4 * CHAIN_LOSS;
-	free(local.c);
+	if (nbest == 0)
+		die("chain: internal error: no candidate has a value");
+	*word = pick_best(g, l, best, rng_below(&r, nbest));
+	if (trace)
+		trace_fill(g, l, trace, *word);
 	return true;
 }

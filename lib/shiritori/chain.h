@@ -23,15 +23,25 @@
  * earns len(u) - len(v) more in L'; if L later has the opponent play u,
  * the opponent earns that much less in L', and if the mover plays it, the
  * mover's total is unchanged. So every outcome after u is at least as good
- * for the mover as its image after v, and value(u) >= value(v). The search
- * therefore branches on classes, always taking a class's longest unused
- * word, and a position is fully described by how many words of each class
- * are used, the current tail and the turn. The transposition table keys on
- * a Zobrist hash over used words, which under this canonical order is a
+ * for the mover as its image after v, and value(u) >= value(v); words of
+ * one class and one length have equal values. The search therefore
+ * branches on classes, always taking a class's longest unused word, and a
+ * position is fully described by how many words of each class are used,
+ * the current tail and the turn. The transposition table keys on a
+ * Zobrist hash over used words, which under this canonical order is a
  * hash of those counts (and stays exact when earlier moves, e.g. a random
- * player's, used words out of that order). tests/unit/test_chain.c checks
- * the values against a
- * brute-force search over every word. */
+ * player's or a person's, used words out of that order).
+ * tests/unit/test_chain.c checks the values against a brute-force search
+ * over every word.
+ *
+ * Cost: the game keeps, per head key, the classes that still have unused
+ * words (a linked list in class order) and per class a cursor on its
+ * longest unused word, so a node of the search costs the number of
+ * classes under its key, never the number of words. A move's choice
+ * searches each class's leader, and in the classes whose leader ties the
+ * best, one word of each shorter length. The search's memory besides the
+ * game is the transposition table, CHAIN_ORDER moves per ply and one
+ * value per candidate group at the root. */
 #ifndef YOMI_CHAIN_H
 #define YOMI_CHAIN_H
 
@@ -44,6 +54,17 @@
 #define CHAIN_LOSS 10000
 #define CHAIN_DEPTH_END (-1)
 #define CHAIN_MAX_ROUNDS 10000
+#define CHAIN_MAX_HANDICAP 1000000
+/* The largest total a player can reach. */
+#define CHAIN_MAX_SCORE (CHAIN_MAX_HANDICAP + (int64_t)2 * CHAIN_MAX_ROUNDS * DICT_MAX_LEN)
+/* Beyond any value a game can reach (2 * CHAIN_MAX_ROUNDS words of
+ * DICT_MAX_LEN points and a loss are under 2^35): bounds of the search
+ * windows, and the value of a candidate not searched. */
+#define CHAIN_INF ((int64_t)1 << 60)
+/* Moves a search node orders (the transposition table's move, then fewest
+ * answers left to the opponent); a node with more classes searches the
+ * rest in class order after them. */
+#define CHAIN_ORDER 128
 
 typedef enum { CHAIN_GREEDY, CHAIN_LOOKAHEAD, CHAIN_RANDOM } chain_kind;
 
@@ -67,12 +88,26 @@ typedef struct {
 
 typedef enum { CHAIN_RUNNING, CHAIN_SCORE, CHAIN_STUCK, CHAIN_LOSE_TAIL } chain_end;
 
+/* One word used, as the undo stack keeps it. */
+typedef struct {
+	uint32_t word, next, tail; /* the word; its class cursor and the tail before */
+} chain_used;
+
 typedef struct {
 	const dict *d;
 	const chain_rules *r;
-	uint8_t *used;  /* per word */
-	uint32_t *next; /* per class: index in cwords of its longest unused word */
+	uint8_t *used;   /* per word */
+	uint32_t *next;  /* per class: index in cwords of its longest unused word */
+	uint32_t *cleft; /* per class: unused words */
+	uint32_t *gleft; /* per length group: unused words */
 	uint32_t *avail; /* per key: classes with that head and an unused word */
+	/* The classes with unused words, per head key, in class order: a
+	 * doubly linked list over nodes 0 .. nclasses - 1 (classes) and
+	 * nclasses + k (key k's list head). */
+	uint32_t *lnext, *lprev;
+	chain_used *hist; /* the words used, in order (the start word first) */
+	uint32_t *scratch; /* as many entries as hist */
+	int nhist, hcap;
 	uint32_t tail;  /* key the next word must start with */
 	int turn;       /* moves played; the start word is turn 0 */
 	int64_t score[2];
@@ -87,6 +122,9 @@ uint64_t *chain_zobrist(const dict *d);
 void chain_init(chain_game *g, const dict *d, const chain_rules *r, const uint64_t *zobrist);
 /* Starts a game from word START (turn 0). */
 void chain_start(chain_game *g, uint32_t start);
+/* Starts a game from a word outside the dictionary whose tail is key
+ * TAIL (d->nkeys: a key no word has). */
+void chain_start_key(chain_game *g, uint32_t tail);
 void chain_free(chain_game *g);
 /* Player to move: 1 or 2. */
 int chain_mover(const chain_game *g);
@@ -120,9 +158,11 @@ void chain_search_free(chain_search *s);
 uint64_t chain_search_nodes(const chain_search *s);
 
 /* Chooses the mover's word by strategy ST, breaking ties with the stream
- * (seed, turn). Returns false when the mover is stuck. With TRACE, every
- * legal word is listed with its value (exact for every candidate);
- * without, only what the choice needs is searched. */
+ * (seed, turn): the k-th of the best words in class order (classes in id
+ * order, each class's words longest first, ties in table order), k drawn
+ * below their number. Returns false when the mover is stuck. With TRACE,
+ * every legal word is listed in that order with its value (exact for
+ * every candidate); without, only what the choice needs is searched. */
 bool chain_choose(chain_search *s, chain_game *g, const chain_strategy *st, uint64_t seed,
 		  chain_trace *trace, uint32_t *word);
 

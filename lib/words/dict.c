@@ -48,6 +48,29 @@ static uint32_t *group_index(uint32_t n, const uint32_t *group_of, uint32_t ngro
 	return items;
 }
 
+/* Positions of the words in cwords, and the groups of equal length. */
+static void index_groups(dict *d)
+{
+	d->pos = xmalloc(d->nwords * sizeof *d->pos);
+	d->grp = xmalloc(d->nwords * sizeof *d->grp);
+	d->cgroup = xmalloc(((size_t)d->nclasses + 1) * sizeof *d->cgroup);
+	d->gstart = xmalloc(((size_t)d->nwords + 1) * sizeof *d->gstart);
+	uint32_t ng = 0;
+	for (uint32_t c = 0; c < d->nclasses; c++) {
+		d->cgroup[c] = ng;
+		for (uint32_t i = d->cstart[c]; i < d->cstart[c + 1]; i++) {
+			uint32_t w = d->cwords[i];
+			if (i == d->cstart[c] || d->len[w] != d->len[d->cwords[i - 1]])
+				d->gstart[ng++] = i;
+			d->pos[w] = i;
+			d->grp[w] = ng - 1;
+		}
+	}
+	d->cgroup[d->nclasses] = ng;
+	d->gstart[ng] = d->nwords;
+	d->ngroups = ng;
+}
+
 dict *dict_load(const char *path)
 {
 	table *t = table_open(path, NULL);
@@ -71,9 +94,9 @@ dict *dict_load(const char *path)
 		if (table_field_len(t, (size_t)ch) == 0 || table_field_len(t, (size_t)ct) == 0)
 			die_at(path, line, "empty head or tail key for '%s'", w);
 		int64_t len;
-		if (!util_parse_i64(table_field(t, (size_t)cl), 0, 1000000, &len))
-			die_at(path, line, "column 'len': '%s' is not an integer from 0 to 1000000",
-			       table_field(t, (size_t)cl));
+		if (!util_parse_i64(table_field(t, (size_t)cl), 0, DICT_MAX_LEN, &len))
+			die_at(path, line, "column 'len': '%s' is not an integer from 0 to %d",
+			       table_field(t, (size_t)cl), DICT_MAX_LEN);
 		bool added;
 		uint32_t id = strmap_intern(d->words, w, wn, &added);
 		if (!added)
@@ -113,7 +136,8 @@ dict *dict_load(const char *path)
 	/* Words grouped by class (longest first), classes grouped by head. */
 	sort_dict = d;
 	d->cwords = group_index(d->nwords, d->cls, d->nclasses, by_class_then_len, &d->cstart);
-	d->hclasses = group_index(d->nclasses, d->chead, d->nkeys, by_head, &d->hstart);
+	d->hclasses = group_index(d->nclasses, d->chead, d->nkeys + 1, by_head, &d->hstart);
+	index_groups(d);
 	return d;
 }
 
@@ -148,5 +172,9 @@ void dict_free(dict *d)
 	free(d->cwords);
 	free(d->hstart);
 	free(d->hclasses);
+	free(d->pos);
+	free(d->grp);
+	free(d->gstart);
+	free(d->cgroup);
 	free(d);
 }

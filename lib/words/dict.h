@@ -1,7 +1,11 @@
 /* dict: the dictionary table word,head,tail,len in memory, indexed for
  * shiritori: keys interned to dense ids, words grouped into classes of the
- * same (head, tail) with each class sorted longest first, and classes and
- * words listed by head key. */
+ * same (head, tail) with each class sorted longest first and cut into
+ * groups of equal length, and classes listed by head key.
+ *
+ * Key id nkeys stands for a key no word has (the tail of a start word from
+ * outside the dictionary): it heads no class, so every per-key array has
+ * nkeys + 1 entries. */
 #ifndef YOMI_DICT_H
 #define YOMI_DICT_H
 
@@ -18,9 +22,19 @@ typedef struct {
 	/* Class c: its head and tail key; its words, longest first (ties in
 	 * table order), are cwords[cstart[c] .. cstart[c + 1]). */
 	uint32_t *chead, *ctail, *cstart, *cwords;
-	/* Classes whose head is key k: hclasses[hstart[k] .. hstart[k + 1]). */
+	/* Classes whose head is key k: hclasses[hstart[k] .. hstart[k + 1]),
+	 * in ascending class id (k <= nkeys). */
 	uint32_t *hstart, *hclasses;
+	/* Word w sits at cwords[pos[w]], in group grp[w]. Group g holds
+	 * the words of one class and one length: cwords[gstart[g] ..
+	 * gstart[g + 1]); class c's groups, longest first, are cgroup[c] ..
+	 * cgroup[c + 1] - 1. */
+	uint32_t ngroups;
+	uint32_t *pos, *grp, *gstart, *cgroup;
 } dict;
+
+/* The largest len the loader accepts. */
+#define DICT_MAX_LEN 1000000
 
 /* Reads the dictionary table from PATH; dies naming file and line on a
  * missing column, an empty or non-UTF-8 word, a bad len, a duplicate word

@@ -37,6 +37,51 @@ static int64_t brute(const dict *d, const chain_rules *r, uint8_t *used, uint32_
 	return any ? best : -CHAIN_LOSS;
 }
 
+/* The choice chain.h promises, by brute force: every legal word in class
+ * order (classes by id, each class's words longest first), the K-th of
+ * the best with K drawn from the stream (SEED, turn) below their number;
+ * DEPTH 0 is the random player (any legal word). */
+static uint32_t reference_choice(const dict *d, const chain_rules *r, const chain_game *g,
+				 int depth, uint64_t seed)
+{
+	uint32_t words[64];
+	int64_t values[64];
+	size_t n = 0;
+	int64_t best = -CHAIN_INF;
+	for (uint32_t i = d->hstart[g->tail]; i < d->hstart[g->tail + 1]; i++) {
+		uint32_t c = d->hclasses[i];
+		for (uint32_t j = d->cstart[c]; j < d->cstart[c + 1]; j++) {
+			uint32_t w = d->cwords[j];
+			if (g->used[w])
+				continue;
+			int64_t v = d->len[w];
+			if (depth == 0) {
+				v = 0;
+			} else if (r->lose_tail && r->lose_tail[d->tail[w]]) {
+				v -= CHAIN_LOSS;
+			} else {
+				g->used[w] = 1;
+				v -= brute(d, r, g->used, d->tail[w], g->turn + 1, depth - 1);
+				g->used[w] = 0;
+			}
+			words[n] = w;
+			values[n++] = v;
+			if (v > best)
+				best = v;
+		}
+	}
+	size_t nbest = 0;
+	for (size_t i = 0; i < n; i++)
+		nbest += values[i] == best;
+	rng rs;
+	rng_stream(&rs, seed, (uint64_t)(g->turn + 1));
+	uint64_t k = rng_below(&rs, nbest);
+	for (size_t i = 0; i < n; i++)
+		if (values[i] == best && k-- == 0)
+			return words[i];
+	return UINT32_MAX;
+}
+
 static const char *make_dict(rng *rng, int nkeys, int nwords)
 {
 	static char path[64];
@@ -56,7 +101,7 @@ int main(void)
 	rng rng;
 	rng_seed(&rng, 2026);
 	int value_cases = 0, value_bad = 0, trace_cases = 0, trace_bad = 0, choice_cases = 0,
-	    choice_bad = 0, same_cases = 0, same_bad = 0;
+	    choice_bad = 0, same_cases = 0, same_bad = 0, order_cases = 0, order_bad = 0;
 	for (int trial = 0; trial < 300; trial++) {
 		const char *path = make_dict(&rng, 2 + (int)rng_below(&rng, 3), 6 + (int)rng_below(&rng, 9));
 		dict *d = dict_load(path);
@@ -149,6 +194,9 @@ int main(void)
 			choice_cases++;
 			if (got != best)
 				choice_bad++;
+			order_cases++;
+			if (w != reference_choice(d, &r, &g, depth, (uint64_t)trial))
+				order_bad++;
 			/* A trace must not change the choice. */
 			chain_trace tr2 = {0};
 			uint32_t w2;
@@ -157,6 +205,14 @@ int main(void)
 			same_cases++;
 			if (w2 != w)
 				same_bad++;
+		}
+		/* The random player draws the same way over every legal word. */
+		chain_strategy rnd = {.kind = CHAIN_RANDOM};
+		uint32_t rw;
+		if (chain_choose(s, &g, &rnd, 5, NULL, &rw)) {
+			order_cases++;
+			if (rw != reference_choice(d, &r, &g, 0, 5))
+				order_bad++;
 		}
 	next:
 		chain_free(&g);
@@ -175,6 +231,9 @@ int main(void)
 	CHECK(choice_bad == 0 && choice_cases > 300,
 	      "untraced choices at depths 1-4 are best by brute force (%d choices, %d wrong)",
 	      choice_cases, choice_bad);
+	CHECK(order_bad == 0 && order_cases > 300,
+	      "choices are the documented k-th best word in class order (%d choices, %d differ)",
+	      order_cases, order_bad);
 	CHECK(same_bad == 0 && same_cases > 300,
 	      "a trace never changes the choice (%d choices, %d differ)", same_cases, same_bad);
 	return unit_done();
