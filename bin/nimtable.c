@@ -1,11 +1,11 @@
 /* nimtable: win/loss tables, Grundy values and perfect moves for Nim-family
  * games. The options are parsed here; the tables and the advice are
  * lib/run/nimrun, the solver and the closed forms lib/nim. */
-#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/cli.h"
+#include "core/input.h"
 #include "core/util.h"
 #include "run/nimrun.h"
 
@@ -58,20 +58,10 @@ static const struct option long_opts[] = {
 
 static uint64_t parse_size(const char *arg)
 {
-	char *end;
-	unsigned long long v = strtoull(arg, &end, 10);
-	uint64_t mul = 1;
-	if (end != arg && *end && !end[1])
-		mul = toupper((unsigned char)*end) == 'K'   ? 1ull << 10
-		      : toupper((unsigned char)*end) == 'M' ? 1ull << 20
-		      : toupper((unsigned char)*end) == 'G' ? 1ull << 30
-		      : toupper((unsigned char)*end) == 'T' ? 1ull << 40
-							    : 0;
-	else if (*end)
-		mul = 0;
-	if (end == arg || !isdigit((unsigned char)*arg) || mul == 0 || v == 0 || v > (1ull << 50))
+	size_t n;
+	if (!input_parse_size(arg, &n))
 		die_usage("invalid --max-memory '%s': expected a size such as 512M or 4G", arg);
-	return v * mul;
+	return n;
 }
 
 /* Parses --sizes A,B,... into G's bounds. */

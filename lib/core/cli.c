@@ -7,6 +7,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/input.h"
 #include "core/util.h"
 
 bool cli_option(int c, const char *arg, const char *usage, cli_output *out)
@@ -16,6 +17,13 @@ bool cli_option(int c, const char *arg, const char *usage, cli_output *out)
 	case 't': out->opts.tsv = true; return true;
 	case 'z': out->opts.gzip = true; return true;
 	case CLI_OPT_BOM: out->opts.bom = true; return true;
+	case CLI_OPT_MAX_LINE: {
+		size_t n;
+		if (!input_parse_size(arg, &n))
+			die_usage("invalid --max-line '%s': expected a size such as 64M", arg);
+		input_set_max_line(n);
+		return true;
+	}
 	case 'h':
 		if (printf(usage, util_progname) < 0)
 			die("stdout: write error: %s", strerror(errno));

@@ -1,5 +1,6 @@
 /* cli: the options every program shares: -o/--output, -t/--tsv, -z/--gzip,
- * --bom, -h/--help and --version, so that they read and behave the same. */
+ * --bom, --max-line, -h/--help and --version, so that they read and
+ * behave the same. */
 #ifndef YOMI_CLI_H
 #define YOMI_CLI_H
 
@@ -11,7 +12,7 @@
 #include "core/output.h"
 
 /* Long option codes above any short option a program uses. */
-enum { CLI_OPT_BOM = 1000, CLI_OPT_VERSION };
+enum { CLI_OPT_BOM = 1000, CLI_OPT_VERSION, CLI_OPT_MAX_LINE };
 
 /* Short options for getopt_long, to be appended to a program's own. */
 #define CLI_SHORT "o:tzh"
@@ -22,6 +23,7 @@ enum { CLI_OPT_BOM = 1000, CLI_OPT_VERSION };
 	{"tsv", no_argument, NULL, 't'},                         \
 	{"gzip", no_argument, NULL, 'z'},                        \
 	{"bom", no_argument, NULL, CLI_OPT_BOM},                 \
+	{"max-line", required_argument, NULL, CLI_OPT_MAX_LINE}, \
 	{"help", no_argument, NULL, 'h'},                        \
 	{"version", no_argument, NULL, CLI_OPT_VERSION}
 
@@ -31,6 +33,8 @@ enum { CLI_OPT_BOM = 1000, CLI_OPT_VERSION };
 	"  -t, --tsv             write TSV instead of CSV\n"                         \
 	"  -z, --gzip            gzip the output\n"                                  \
 	"      --bom             start the output with a UTF-8 byte order mark\n"    \
+	"      --max-line SIZE   refuse input lines, fields and rows longer than\n"  \
+	"                        SIZE bytes (default 16M, or $YOMI_MAX_LINE)\n"      \
 	"  -h, --help            show this help and exit\n"                          \
 	"      --version         show the version and exit\n"
 

@@ -1,30 +1,127 @@
 #include "core/input.h"
 
 #include <errno.h>
-#include <stdlib.h>
 #include <fcntl.h>
 #include <iconv.h>
+#include <limits.h>
+#include <stdarg.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
 
 #include "core/util.h"
 
 #define IN_CHUNK (256u * 1024u)
+#define RAW_CHUNK (256u * 1024u)
+#define NONE SIZE_MAX
+
+static const char bom[3] = {'\xEF', '\xBB', '\xBF'};
+
+static size_t max_line; /* 0: not decided yet */
+
+bool input_parse_size(const char *s, size_t *out)
+{
+	if (*s < '0' || *s > '9')
+		return false;
+	errno = 0;
+	char *end;
+	unsigned long long v = strtoull(s, &end, 10);
+	int shift = 0;
+	switch (*end) {
+	case '\0': break;
+	case 'K': case 'k': shift = 10; break;
+	case 'M': case 'm': shift = 20; break;
+	case 'G': case 'g': shift = 30; break;
+	case 'T': case 't': shift = 40; break;
+	default: return false;
+	}
+	if (errno || (*end && end[1]) || v == 0 || v > (1ull << 50) >> shift)
+		return false;
+	*out = (size_t)(v << shift);
+	return true;
+}
+
+size_t input_max_line(void)
+{
+	if (!max_line) {
+		const char *env = getenv("YOMI_MAX_LINE");
+		max_line = INPUT_MAX_LINE_DEFAULT;
+		if (env && *env && !input_parse_size(env, &max_line))
+			die_usage("invalid YOMI_MAX_LINE '%s': expected a size such as 64M", env);
+	}
+	return max_line;
+}
+
+void input_set_max_line(size_t n)
+{
+	max_line = n;
+}
 
 struct input_file {
-	gzFile gz;
+	int fd;
 	char *name;
+	/* Bytes read from the file: for gzip the inflate stream's input, for
+	 * plain input only the few read to look for the magic bytes. */
+	unsigned char *raw;
+	size_t raw_len, raw_pos;
+	bool raw_eof;
+	bool gzip;
+	bool member_end; /* inflate finished a member: what follows decides */
+	bool gz_done;    /* the last member ended, nothing but padding after */
+	z_stream z;
+	/* Text: buf[start, end) is read and not yet handed out. */
 	char *buf;
 	size_t cap, start, end;
-	long line;
-	bool eof, first, line_nul;
-	/* Index in buf of the first NUL byte at or after start, or SIZE_MAX:
-	 * found once per block read, so lines need no scan of their own. */
-	size_t nul;
+	size_t pending;  /* bytes inflated behind end, not yet counted in it */
+	long line;       /* lines handed out */
+	size_t max_line; /* input_max_line() when opened */
+	long block_line; /* block readers: the line of the next unread byte */
+	bool eof, first, line_nul, blocks;
+	/* Index in buf of the first NUL, LF and CR at or after start, or NONE
+	 * when there is none in buf[start, end): each byte is searched once,
+	 * so lines need no scan of their own. */
+	size_t nul, lf, cr;
 };
+
+/* The line an error found while reading on is on: past the lines handed
+ * out and those waiting in the buffer. */
+static long error_line(const input_file *f)
+{
+	long n = f->blocks ? (f->block_line > 0 ? f->block_line : 1) : f->line + 1;
+	size_t end = f->end + f->pending;
+	for (size_t i = f->start; i < end; i++)
+		n += f->buf[i] == '\n' || (f->buf[i] == '\r' && (i + 1 == end || f->buf[i + 1] != '\n'));
+	return n;
+}
+
+static noreturn void __attribute__((format(printf, 2, 3))) fail(const input_file *f, const char *fmt, ...)
+{
+	char msg[256];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	die_at(f->name, error_line(f), "%s", msg);
+}
+
+/* Reads the next bytes of the file into raw; raw_eof at the end. */
+static void raw_read(input_file *f, size_t keep)
+{
+	ssize_t got;
+	do
+		got = read(f->fd, f->raw + keep, RAW_CHUNK - keep);
+	while (got < 0 && errno == EINTR);
+	if (got < 0)
+		fail(f, "read error: %s", strerror(errno));
+	f->raw_len = keep + (size_t)got;
+	f->raw_pos = 0;
+	f->raw_eof = got == 0;
+}
 
 input_file *input_open(const char *path)
 {
@@ -32,16 +129,29 @@ input_file *input_open(const char *path)
 	int fd = is_stdin ? dup(STDIN_FILENO) : open(path, O_RDONLY);
 	if (fd < 0)
 		die("cannot open %s: %s", path, strerror(errno));
+	struct stat st;
+	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode))
+		die("cannot open %s: %s", path, strerror(EISDIR));
 	input_file *f = xcalloc(1, sizeof *f);
-	f->gz = gzdopen(fd, "rb");
-	if (!f->gz)
-		die("cannot open %s: out of memory", path);
-	gzbuffer(f->gz, IN_CHUNK);
+	f->fd = fd;
 	f->name = xstrdup(path);
 	f->cap = IN_CHUNK;
 	f->buf = xmalloc(f->cap);
 	f->first = true;
-	f->nul = SIZE_MAX;
+	f->max_line = input_max_line();
+	f->nul = f->lf = f->cr = NONE;
+	f->raw = xmalloc(RAW_CHUNK);
+	/* The magic bytes decide, however few bytes a pipe hands over. */
+	while (f->raw_len < 2 && !f->raw_eof)
+		raw_read(f, f->raw_len);
+	f->raw_eof = false;
+	if (f->raw_len >= 2 && f->raw[0] == 0x1f && f->raw[1] == 0x8b) {
+		f->gzip = true;
+		if (inflateInit2(&f->z, 16 + MAX_WBITS) != Z_OK)
+			die("out of memory");
+		f->z.next_in = f->raw;
+		f->z.avail_in = (uInt)f->raw_len;
+	}
 	return f;
 }
 
@@ -60,22 +170,124 @@ long input_lineno(const input_file *f)
 	return f->line;
 }
 
-/* zlib's message without the "<fd:N>: " prefix gzdopen streams carry. */
-static const char *gz_message(gzFile gz, int *err)
+void input_set_line(input_file *f, long line)
 {
-	const char *msg = gzerror(gz, err);
-	if (*err == Z_ERRNO)
-		return strerror(errno);
-	const char *colon = strncmp(msg, "<fd:", 4) == 0 ? strstr(msg, ": ") : NULL;
-	return colon ? colon + 2 : msg;
+	f->block_line = line;
+}
+
+/* After a gzip member's end: true when another member follows (inflate is
+ * ready for it), false at the end of the input. Zero bytes after the last
+ * member are padding (gzip -d ignores them too); anything else is not. */
+static bool next_member(input_file *f)
+{
+	z_stream *z = &f->z;
+	bool padding = false;
+	for (;;) {
+		if (z->avail_in == 0) {
+			raw_read(f, 0);
+			if (f->raw_eof)
+				return false;
+			z->next_in = f->raw;
+			z->avail_in = (uInt)f->raw_len;
+		}
+		if (z->next_in[0] == 0) {
+			while (z->avail_in > 0 && z->next_in[0] == 0)
+				z->next_in++, z->avail_in--;
+			padding = true;
+			continue;
+		}
+		if (!padding && z->avail_in == 1) { /* the magic may be split */
+			f->raw[0] = z->next_in[0];
+			raw_read(f, 1);
+			z->next_in = f->raw;
+			z->avail_in = (uInt)f->raw_len;
+		}
+		if (padding || z->avail_in < 2 || z->next_in[0] != 0x1f || z->next_in[1] != 0x8b)
+			fail(f, "data after the end of the gzip stream");
+		inflateReset(z);
+		return true;
+	}
+}
+
+/* Up to WANT bytes of decompressed text into DST (the buffer's end); 0
+ * only at the end. */
+static size_t inflate_some(input_file *f, char *dst, size_t want)
+{
+	z_stream *z = &f->z;
+	if (want > UINT_MAX)
+		want = UINT_MAX;
+	z->next_out = (Bytef *)dst;
+	z->avail_out = (uInt)want;
+	while (z->avail_out == want && !f->gz_done) {
+		if (f->member_end) {
+			f->member_end = false;
+			if (!next_member(f)) {
+				f->gz_done = true;
+				break;
+			}
+		}
+		if (z->avail_in == 0) {
+			raw_read(f, 0);
+			if (f->raw_eof)
+				fail(f, "truncated gzip data: the stream ends early");
+			z->next_in = f->raw;
+			z->avail_in = (uInt)f->raw_len;
+		}
+		int rc = inflate(z, Z_NO_FLUSH);
+		f->pending = want - z->avail_out;
+		if (rc == Z_STREAM_END)
+			f->member_end = true;
+		else if (rc == Z_DATA_ERROR || rc == Z_NEED_DICT || rc == Z_STREAM_ERROR)
+			fail(f, "corrupt gzip data: %s", z->msg ? z->msg : "invalid stream");
+		else if (rc == Z_MEM_ERROR)
+			die("out of memory");
+	}
+	f->pending = 0;
+	return want - z->avail_out;
+}
+
+/* Up to WANT bytes of text into DST; 0 only at the end. */
+static size_t produce(input_file *f, char *dst, size_t want)
+{
+	if (f->gzip)
+		return inflate_some(f, dst, want);
+	if (f->raw_pos < f->raw_len) { /* the bytes read to look for the magic */
+		size_t n = f->raw_len - f->raw_pos < want ? f->raw_len - f->raw_pos : want;
+		memcpy(dst, f->raw + f->raw_pos, n);
+		f->raw_pos += n;
+		return n;
+	}
+	ssize_t got;
+	do
+		got = read(f->fd, dst, want);
+	while (got < 0 && errno == EINTR);
+	if (got < 0)
+		fail(f, "read error: %s", strerror(errno));
+	return (size_t)got;
+}
+
+static void shift(size_t *at, size_t by)
+{
+	if (*at != NONE)
+		*at -= by;
+}
+
+/* Finds C in the bytes just read when none was waiting before them. */
+static void scan_new(const input_file *f, size_t *at, char c, size_t from)
+{
+	if (*at == NONE) {
+		const char *p = memchr(f->buf + from, c, f->end - from);
+		*at = p ? (size_t)(p - f->buf) : NONE;
+	}
 }
 
 static void fill(input_file *f)
 {
 	if (f->start > 0) { /* keep the partial line, make room behind it */
 		memmove(f->buf, f->buf + f->start, f->end - f->start);
-		if (f->nul != SIZE_MAX)
-			f->nul -= f->start;
+		shift(&f->nul, f->start);
+		shift(&f->lf, f->start);
+		shift(&f->cr, f->start);
 		f->end -= f->start;
 		f->start = 0;
 	}
@@ -84,26 +296,16 @@ static void fill(input_file *f)
 	size_t want = f->cap - f->end;
 	if (want > (1u << 30))
 		want = 1u << 30;
-	int got = gzread(f->gz, f->buf + f->end, (unsigned)want);
-	if (got < 0) {
-		int err;
-		die("%s: read error: %s", f->name, gz_message(f->gz, &err));
-	}
-	if (got == 0) {
-		/* zlib reports a truncated gzip stream only as a soft error
-		 * beside a normal end of input. */
-		int err;
-		const char *msg = gz_message(f->gz, &err);
-		if (err == Z_BUF_ERROR)
-			die("%s: read error: %s", f->name, msg);
+	size_t from = f->end;
+	size_t got = produce(f, f->buf + f->end, want);
+	f->end += got;
+	if (got == 0)
 		f->eof = true;
+	if (!f->blocks) {
+		scan_new(f, &f->nul, '\0', from);
+		scan_new(f, &f->lf, '\n', from);
+		scan_new(f, &f->cr, '\r', from);
 	}
-	if (f->nul == SIZE_MAX) {
-		char *z = memchr(f->buf + f->end, '\0', (size_t)got);
-		if (z)
-			f->nul = (size_t)(z - f->buf);
-	}
-	f->end += (size_t)got;
 }
 
 /* At the very start of the input, skips a UTF-8 byte order mark among the
@@ -113,39 +315,72 @@ static size_t skip_bom(input_file *f, const char *p, size_t n)
 	if (!f->first)
 		return 0;
 	f->first = false;
-	return n >= 3 && memcmp(p, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
+	if (n < 3 || memcmp(p, bom, 3) != 0)
+		return 0;
+	if (n >= 6 && memcmp(p + 3, bom, 3) == 0)
+		die_at(f->name, 1, "a second byte order mark after the first");
+	return 3;
+}
+
+/* After the start moved: a cached position before it is searched anew. */
+static void rescan(const input_file *f, size_t *at, char c)
+{
+	if (*at != NONE && *at < f->start) {
+		const char *p = memchr(f->buf + f->start, c, f->end - f->start);
+		*at = p ? (size_t)(p - f->buf) : NONE;
+	}
+}
+
+/* Where the line at start ends (the index of its last byte), or NONE if
+ * more input must be read to know. */
+static size_t line_end(const input_file *f)
+{
+	if (f->cr < f->lf) { /* NONE is the largest index */
+		if (f->cr + 1 < f->end)
+			return f->buf[f->cr + 1] == '\n' ? f->cr + 1 : f->cr;
+		return f->eof ? f->cr : NONE; /* an LF may follow the CR */
+	}
+	if (f->lf != NONE)
+		return f->lf;
+	return f->eof && f->end > f->start ? f->end - 1 : NONE;
 }
 
 const char *input_getline(input_file *f, size_t *len)
 {
-	size_t scanned = 0; /* bytes of the current line already searched */
+	if (f->blocks)
+		die("internal error: input_getline after input_block");
 	for (;;) {
-		char *p = f->buf + f->start;
-		size_t avail = f->end - f->start;
-		char *nl = memchr(p + scanned, '\n', avail - scanned);
-		if (nl || (f->eof && avail > 0)) {
-			size_t n = nl ? (size_t)(nl - p) + 1 : avail;
-			f->line_nul = f->nul < f->start + n;
-			f->start += n;
-			if (f->line_nul) {
-				char *z = memchr(f->buf + f->start, '\0', f->end - f->start);
-				f->nul = z ? (size_t)(z - f->buf) : SIZE_MAX;
-			}
+		size_t last = line_end(f);
+		if (last != NONE) {
+			char *p = f->buf + f->start;
+			size_t n = last + 1 - f->start;
+			if (n > f->max_line)
+				die_at(f->name, f->line + 1, "line longer than %zu bytes (see --max-line)",
+				       f->max_line);
+			f->line_nul = f->nul <= last;
+			f->start = last + 1;
+			rescan(f, &f->nul, '\0');
+			rescan(f, &f->lf, '\n');
+			rescan(f, &f->cr, '\r');
 			f->line++;
-			size_t bom = skip_bom(f, p, n);
-			p += bom, n -= bom;
-			*len = n;
-			return p;
+			size_t skip = skip_bom(f, p, n);
+			*len = n - skip;
+			return p + skip;
 		}
 		if (f->eof)
 			return NULL;
-		scanned = avail;
-		fill(f); /* moves the partial line to the front: scanned stays valid */
+		if (f->end - f->start > f->max_line)
+			die_at(f->name, f->line + 1, "line longer than %zu bytes (see --max-line)",
+			       f->max_line);
+		fill(f);
 	}
 }
 
 const char *input_block(input_file *f, size_t max, size_t *len)
 {
+	f->blocks = true;
+	while (f->first && f->end - f->start < 6 && !f->eof)
+		fill(f); /* enough to see a second byte order mark */
 	if (f->start == f->end) {
 		if (f->eof)
 			return NULL;
@@ -158,7 +393,6 @@ const char *input_block(input_file *f, size_t max, size_t *len)
 	char *p = f->buf + f->start;
 	size_t n = f->end - f->start < max ? f->end - f->start : max;
 	f->start += n;
-	f->nul = SIZE_MAX;
 	*len = n;
 	return p;
 }
@@ -167,7 +401,10 @@ void input_close(input_file *f)
 {
 	if (!f)
 		return;
-	gzclose(f->gz);
+	if (f->gzip)
+		inflateEnd(&f->z);
+	close(f->fd);
+	free(f->raw);
 	free(f->buf);
 	free(f->name);
 	free(f);
@@ -206,18 +443,34 @@ input_conv *input_conv_open(const char *encoding)
 	return c;
 }
 
+/* iconv into c->buf from offset *used on, growing the buffer as long as
+ * the output does not fit (some encodings, TSCII among them, grow more
+ * than fourfold into UTF-8). IP NULL: the final shift sequence. */
+static bool conv_step(input_conv *c, char **ip, size_t *il, size_t *used)
+{
+	for (;;) {
+		char *op = c->buf + *used;
+		size_t ol = c->cap - *used;
+		size_t r = iconv(c->cd, ip, il, &op, &ol);
+		*used = (size_t)(op - c->buf);
+		if (r != (size_t)-1)
+			return true;
+		if (errno != E2BIG)
+			return false;
+		util_grow((void **)&c->buf, &c->cap, c->cap + 1, 1);
+	}
+}
+
 bool input_conv_run(input_conv *c, const char *s, size_t n, const char **out, size_t *outlen)
 {
-	/* No multibyte text encoding we accept grows more than fourfold. */
-	util_grow((void **)&c->buf, &c->cap, n * 4 + 16, 1);
+	util_grow((void **)&c->buf, &c->cap, n * 2 + 16, 1);
 	iconv(c->cd, NULL, NULL, NULL, NULL);
-	char *ip = (char *)s, *op = c->buf;
-	size_t il = n, ol = c->cap;
-	if (iconv(c->cd, &ip, &il, &op, &ol) == (size_t)-1 ||
-	    iconv(c->cd, NULL, NULL, &op, &ol) == (size_t)-1)
+	char *ip = (char *)s;
+	size_t il = n, used = 0;
+	if (!conv_step(c, &ip, &il, &used) || !conv_step(c, NULL, NULL, &used))
 		return false;
 	*out = c->buf;
-	*outlen = (size_t)(op - c->buf);
+	*outlen = used;
 	return true;
 }
 

@@ -6,14 +6,16 @@
 #include <string.h>
 
 #include "core/input.h"
+#include "core/strmap.h"
 #include "core/utf8.h"
 #include "core/util.h"
 
 /* How line numbers are kept while libcsv is fed large blocks: with
- * CSV_REPALL_NL libcsv reports every unquoted line end as a row callback
- * (an empty one for blank lines and for the LF of a CRLF), and newlines in
- * quoted fields are counted in the field callback. So `lines` is exact at
- * every row end, and a row starts on the line after the previous row end.
+ * CSV_REPALL_NL libcsv reports every unquoted CR and LF as a row callback
+ * (an empty one for blank lines and for the LF of a CRLF), and line ends
+ * in quoted fields are counted in the field callback. A line ends at an
+ * LF, a CRLF or a lone CR. So `lines` is exact at every row end, and a row
+ * starts on the line after the previous row end.
  * Feeding line by line would need no counting but costs libcsv much of
  * its speed in per-call overhead (tests/bench/NOTES.md). */
 
@@ -44,12 +46,15 @@ struct table {
 	long *rline;
 	size_t nrows, rcap, rnext;
 	size_t pending_first;
-	long lines;     /* newlines consumed by completed fields and rows */
+	long lines;     /* line ends consumed by completed fields and rows */
+	bool after_cr;  /* the last row callback was a CR's: an LF right
+			 * after it (no field between) ends no line */
 	/* A quote in this piece of input or the one before: a field ending
 	 * here may be quoted and hold newlines (its closing quote is at
 	 * worst the last byte of the previous piece). */
 	bool quotes_near, quotes_before;
 	long row_start; /* line on which the row being assembled starts */
+	size_t max_bytes, max_fields; /* caps on a field or row, and a row */
 	size_t cur_first, cur_n;
 	long cur_line;
 };
@@ -78,9 +83,12 @@ static __attribute__((noinline)) void on_field_slow(table *t, const char *s, siz
 		util_grow((void **)&t->f, &t->fcap, t->nfield + 1, sizeof *t->f);
 	memcpy(t->data + t->dlen, s, len);
 	t->data[t->dlen + len] = '\0';
-	if (t->quotes_near) /* only quoted fields can hold a newline */
+	if (t->quotes_near) { /* only quoted fields can hold a line end */
 		for (const char *p = s, *e = p + len; (p = memchr(p, '\n', (size_t)(e - p))); p++)
 			t->lines++;
+		for (const char *p = s, *e = p + len; (p = memchr(p, '\r', (size_t)(e - p))); p++)
+			t->lines += p + 1 == e || p[1] != '\n'; /* a lone CR */
+	}
 	store_field(t, len);
 }
 
@@ -102,11 +110,29 @@ static void on_field(void *s, size_t len, void *data)
 	store_field(t, len);
 }
 
+/* A small input must not buy unbounded memory: the field libcsv is
+ * assembling and the row being assembled are capped (input_max_line), the
+ * number of fields of a row at one per 16 bytes of the cap (each costs an
+ * index entry of 16 bytes). Checked at every row end and after every
+ * piece, so at most a piece more is ever held. */
+static void check_size(const table *t)
+{
+	size_t cap = t->max_bytes, maxf = t->max_fields, nf = t->nfield - t->pending_first;
+	size_t row = nf ? t->dlen - t->f[t->pending_first].off : 0;
+	if (t->csv.entry_pos > cap)
+		die_at(input_name(t->in), t->row_start, "field longer than %zu bytes (see --max-line)", cap);
+	if (row > cap)
+		die_at(input_name(t->in), t->row_start, "row longer than %zu bytes (see --max-line)", cap);
+	if (nf > maxf)
+		die_at(input_name(t->in), t->row_start, "row of more than %zu fields (see --max-line)", maxf);
+}
+
 static void on_row(int term, void *data)
 {
 	table *t = data;
 	size_t n = t->nfield - t->pending_first;
 	if (n > 0) { /* zero fields: a blank line or the LF of a CRLF */
+		check_size(t);
 		if (t->header_done && !t->no_header && n != t->ncols)
 			die_at(input_name(t->in), t->row_start, "expected %zu fields, found %zu", t->ncols, n);
 		if (t->nrows + 2 > t->rcap) {
@@ -119,8 +145,10 @@ static void on_row(int term, void *data)
 		t->rfirst[t->nrows] = t->nfield;
 		t->pending_first = t->nfield;
 	}
-	if (term == '\n')
+	/* The LF of a CRLF comes as a row of no fields right after the CR's. */
+	if (term == '\r' || (term == '\n' && !(t->after_cr && n == 0)))
 		t->lines++;
+	t->after_cr = term == '\r';
 	t->row_start = t->lines + 1;
 }
 
@@ -142,14 +170,17 @@ static void feed(table *t, const char *s, size_t n)
 		       "malformed quoting: a quote inside an unquoted field or text after a closing quote");
 	if (nul)
 		die_at(input_name(t->in), t->row_start, "NUL byte in a field");
+	check_size(t);
 }
 
 /* Next piece of input for libcsv: a whole block, or with an encoding to
  * convert a line (iconv must not see a character split between blocks). */
 static const char *next_piece(table *t, size_t *n)
 {
-	if (!t->conv)
+	if (!t->conv) {
+		input_set_line(t->in, t->lines + 1); /* for errors in gzip data */
 		return input_block(t->in, PIECE, n);
+	}
 	const char *line = input_getline(t->in, n);
 	if (line && !input_conv_run(t->conv, line, *n, &line, n))
 		die_at(input_name(t->in), input_lineno(t->in), "invalid text in the input encoding");
@@ -189,7 +220,7 @@ static bool fill_rows(table *t)
 
 static bool is_blank(const char *line, size_t n)
 {
-	return n == 0 || line[0] == '\n' || (n == 2 && line[0] == '\r' && line[1] == '\n');
+	return n == 0 || line[0] == '\n' || (line[0] == '\r' && (n == 1 || line[1] == '\n'));
 }
 
 static char detect_delim(const char *s, size_t n)
@@ -207,11 +238,35 @@ static char detect_delim(const char *s, size_t n)
 	return tabs > commas ? '\t' : ',';
 }
 
+/* Columns are found by name, so a name may not repeat (empty names, which
+ * no one can ask for, may). */
+static void need_unique_names(const table *t)
+{
+	strmap *seen = strmap_new();
+	for (size_t i = 0; i < t->ncols; i++) {
+		size_t n = strlen(t->cols[i]);
+		bool added;
+		uint32_t id = strmap_intern(seen, t->cols[i], n, &added);
+		if (n && !added) {
+			for (size_t j = 0; j < i; j++)
+				if (strcmp(t->cols[j], t->cols[i]) == 0) {
+					id = (uint32_t)j;
+					break;
+				}
+			die_at(table_name(t), t->header_line, "column '%s' appears twice (columns %u and %zu)",
+			       t->cols[i], id + 1, i + 1);
+		}
+	}
+	strmap_free(seen);
+}
+
 table *table_open(const char *path, const table_opts *opts)
 {
 	table *t = xcalloc(1, sizeof *t);
 	t->in = input_open(path);
 	t->row_start = 1;
+	t->max_bytes = input_max_line();
+	t->max_fields = t->max_bytes / 16 > 16 ? t->max_bytes / 16 : 16;
 	if (opts) {
 		t->no_header = opts->no_header;
 		t->delim = opts->delim;
@@ -237,7 +292,7 @@ table *table_open(const char *path, const table_opts *opts)
 			feed(t, line, n);
 		}
 		if (blank)
-			die("%s: empty input, expected a header line", path);
+			die_at(path, input_lineno(t->in) + 1, "empty input, expected a header line");
 	} else {
 		csv_set_delim(&t->csv, (unsigned char)t->delim);
 	}
@@ -246,12 +301,13 @@ table *table_open(const char *path, const table_opts *opts)
 		return t;
 	}
 	if (t->nrows == 0 && !fill_rows(t))
-		die("%s: empty input, expected a header line", path);
+		die_at(path, t->lines + 1, "empty input, expected a header line");
 	t->ncols = t->rfirst[1] - t->rfirst[0];
 	t->header_line = t->rline[0];
 	t->cols = xmalloc(t->ncols * sizeof *t->cols);
 	for (size_t i = 0; i < t->ncols; i++)
 		t->cols[i] = xstrdup(t->data + t->f[t->rfirst[0] + i].off);
+	need_unique_names(t);
 	t->header_done = true;
 	/* Rows completed in the same piece as the header were not checked
 	 * against its width yet. */
@@ -328,6 +384,16 @@ size_t table_field_len(const table *t, size_t i)
 long table_line(const table *t)
 {
 	return t->cur_line;
+}
+
+long table_header_line(const table *t)
+{
+	return t->header_line;
+}
+
+long table_end_line(const table *t)
+{
+	return t->lines + 1;
 }
 
 void table_need_utf8(const table *t, size_t i)

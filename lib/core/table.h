@@ -4,8 +4,11 @@
  * every row and every error carries the line number where it starts. The
  * delimiter is a comma or a tab, whichever the header line has more of
  * outside quotes; TSV follows the same quoting rules as CSV (what R's
- * read.delim accepts). Fields are NUL-terminated, of any length; CRLF
- * line ends are accepted; a field containing a NUL byte is an error. */
+ * read.delim accepts). Fields are NUL-terminated; LF, CRLF and lone CR
+ * line ends are accepted; a field containing a NUL byte is an error, as
+ * is a header naming a column twice. A field, a row and a line may be at
+ * most input_max_line() bytes (lib/core/input.h), a row at most a
+ * sixteenth of that many fields. */
 #ifndef YOMI_TABLE_H
 #define YOMI_TABLE_H
 
@@ -21,7 +24,7 @@ typedef struct {
 } table_opts;
 
 /* Opens PATH ("-" for stdin) and reads the header. Dies on an empty input
- * or a malformed header. OPTS may be NULL. */
+ * or a malformed header (FILE:LINE: message). OPTS may be NULL. */
 table *table_open(const char *path, const table_opts *opts);
 const char *table_name(const table *t);
 char table_delim(const table *t);
@@ -39,6 +42,11 @@ const char *table_field(const table *t, size_t i);
 size_t table_field_len(const table *t, size_t i);
 /* Line where the current row starts. */
 long table_line(const table *t);
+/* Line of the header row. */
+long table_header_line(const table *t);
+/* Line where the input ended (once table_read_row has returned false):
+ * what "no rows" errors name. */
+long table_end_line(const table *t);
 /* Dies with "FILE:LINE: column NAME: invalid UTF-8" unless field I of the
  * current row is valid UTF-8. */
 void table_need_utf8(const table *t, size_t i);

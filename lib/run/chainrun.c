@@ -297,6 +297,8 @@ static uint32_t *parse_starts(const runctx *cx, const char *arg, size_t *n)
 		const char *line;
 		size_t len;
 		while ((line = input_getline(f, &len))) {
+			if (input_line_has_nul(f))
+				die_at(arg, input_lineno(f), "NUL byte in the line");
 			while (len && (line[len - 1] == '\n' || line[len - 1] == '\r' || line[len - 1] == ' '))
 				len--;
 			if (len == 0 || line[0] == '#')

@@ -354,8 +354,10 @@ static uint32_t (*read_positions(const char *path, int *m, size_t *n))[NIM_MAX_H
 	uint32_t (*pos)[NIM_MAX_HEAPS] = NULL;
 	*n = 0, *m = -1;
 	while ((line = input_getline(f, &len))) {
-		char *s = xstrndup(line, len), *save = NULL;
 		long lineno = input_lineno(f);
+		if (input_line_has_nul(f))
+			die_at(path, lineno, "NUL byte in the line");
+		char *s = xstrndup(line, len), *save = NULL;
 		uint32_t h[NIM_MAX_HEAPS];
 		int k = 0;
 		bool header_line = false;

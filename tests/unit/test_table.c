@@ -106,7 +106,11 @@ int main(void)
 	CHECK_STR(DUMP("j.tsv", "a\tb\n1,5\t2\n"), "[T]a|b;2:1,5|2;", "TSV detected");
 	CHECK_STR(DUMP("k.csv", "\n\na,b\n1,2\n"), "[C]a|b;4:1|2;", "leading blank lines");
 	CHECK_STR(DUMP("l.csv", "a\n\"\"\n"), "[C]a;2:;", "quoted empty field");
-	CHECK_STR(DUMP("m.csv", "a,b\r1,2\r"), "[C]a|b;1:1|2;", "bare CR ends rows; lines are counted by LF");
+	CHECK_STR(DUMP("m.csv", "a,b\r1,2\r"), "[C]a|b;2:1|2;", "a lone CR ends rows and lines");
+	CHECK_STR(DUMP("m2.csv", "a,b\r\r\n1,2\r\n\r3,4\n"), "[C]a|b;3:1|2;5:3|4;",
+		  "lone CRs, CRLFs and LFs mixed: each ends one line");
+	CHECK_STR(DUMP("m3.csv", "a,b\n\"x\ry\",1\n2,3\n"), "[C]a|b;2:x\ry|1;4:2|3;",
+		  "a lone CR in a quoted field ends a line too");
 
 	/* A 3 MB field crosses every internal buffer boundary. */
 	size_t big = 3u << 20;
@@ -192,10 +196,15 @@ int main(void)
 		  WANT("e5.csv", 2, "malformed quoting: a quote inside an unquoted field or text after a closing quote"),
 		  "text after closing quote");
 	CHECK_STR(DIES("e6.csv", "a,b\n1,x\0y\n"), WANT("e6.csv", 2, "NUL byte in a field"), "NUL byte");
-	snprintf(want, sizeof want, "1:unit: %s/e7.csv: empty input, expected a header line\n", dir);
-	CHECK_STR(DIES("e7.csv", ""), want, "empty input");
-	snprintf(want, sizeof want, "1:unit: %s/e8.csv: empty input, expected a header line\n", dir);
-	CHECK_STR(DIES("e8.csv", "\n\r\n"), want, "only blank lines");
+	CHECK_STR(DIES("e7.csv", ""), WANT("e7.csv", 1, "empty input, expected a header line"),
+		  "empty input");
+	CHECK_STR(DIES("e8.csv", "\n\r\n"), WANT("e8.csv", 3, "empty input, expected a header line"),
+		  "only blank lines: the line where the input ends");
+	CHECK_STR(DIES("e9.csv", "a,b,a\n1,2,3\n"), WANT("e9.csv", 1, "column 'a' appears twice (columns 1 and 3)"),
+		  "a column named twice");
+	CHECK_STR(DUMP("e10.csv", "a,,\n1,2,3\n"), "[C]a||;2:1|2|3;", "empty names may repeat");
+	CHECK_STR(DIES("e11.csv", "\xEF\xBB\xBF\xEF\xBB\xBF" "a\n1\n"),
+		  WANT("e11.csv", 1, "a second byte order mark after the first"), "two byte order marks");
 
 	/* Writing: minimal quoting, TSV, gzip, atomic -o, numbers. */
 	char opath[256];
