@@ -1,6 +1,7 @@
 #include "summary/summary.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,27 +11,24 @@
 #include "core/table.h"
 #include "core/util.h"
 
-typedef enum {
-	OP_COUNT, OP_SUM, OP_MEAN, OP_MIN, OP_MAX, OP_SD, OP_VAR, OP_MEDIAN, OP_Q, OP_MODE,
-	OP_DISTINCT, OP_FIRST, OP_LAST, OP_RATE, OP_SCORE
-} op_kind;
+typedef struct op_def op_def;
+typedef struct operation operation;
+typedef struct opstate opstate;
+typedef struct cell cell;
 
-static const char *const op_names[] = {"count", "sum",  "mean",     "min",   "max",
-				       "sd",    "var",  "median",   "q",     "mode",
-				       "distinct", "first", "last", "rate", "score"};
-#define NOPKINDS (sizeof op_names / sizeof op_names[0])
-
-typedef struct {
-	op_kind kind;
-	char *spec, *col; /* col NULL for count */
-	int colidx;
-	double p;                 /* q */
+/* One operation as given, e.g. q:0.9:plies. */
+struct operation {
+	const op_def *def;
+	char *spec, *col;         /* col NULL for count */
+	int colidx;               /* col's index in the current table */
+	double p;                 /* median, q */
 	char *value, *win, *draw; /* rate value; score values */
+	int nfields;              /* partial state columns */
 	bool show_na;             /* first numeric op of its column with NAs */
-} op_t;
+};
 
 /* One operation's state in one group. */
-typedef struct {
+struct opstate {
 	stats_acc acc; /* numeric ops; acc.n counts rows for count */
 	int64_t n, k;  /* rate: rows, matches; score: rows, 2 * wins + draws */
 	double *vals;  /* median, q */
@@ -39,18 +37,56 @@ typedef struct {
 	int64_t *freq;
 	size_t fcap;
 	char *text; /* first, last */
-} state_t;
+};
+
+/* A cell as an operation's add sees it: its text, and for a numeric
+ * operation its number. */
+struct cell {
+	const char *v; /* NUL-terminated */
+	size_t n;
+	stats_num num;
+};
+
+enum {
+	NUMERIC = 1,  /* the engine parses the column's numbers into the
+		       * state's acc: empty and NA cells are counted in C_na,
+		       * other text is an error */
+	MERGEABLE = 2 /* exact partial state: --partial writes it, --merge
+		       * reads it (the last three members of its row) */
+};
+
+/* A row of the operation table: everything the engine knows of an
+ * operation. */
+struct op_def {
+	const char *name;
+	int flags;
+	/* Reads what follows "NAME:" (NULL without a colon) into OP;
+	 * returns why it is not valid, or NULL. */
+	const char *(*parse)(operation *op, const char *arg);
+	/* Takes one row's cell (NULL for an operation without a column; a
+	 * missing cell never comes). NULL for a numeric operation that
+	 * needs nothing but acc. */
+	void (*add)(const operation *op, opstate *x, const cell *c);
+	void (*header)(const operation *op, output *out);
+	/* The value columns; with MAIN_ONLY the first alone (crosstab). */
+	void (*value)(const summary *s, const operation *op, opstate *x, output *out,
+		      bool main_only);
+	const char *const *fields; /* partial state columns, NULL-terminated */
+	void (*write_state)(const operation *op, const opstate *x, output *out);
+	/* Adds the state read at column COL of a partial row to X. */
+	void (*read_state)(table *t, size_t col, const operation *op, opstate *x);
+};
 
 struct summary {
 	summary_opts o;
 	char **group;
 	int ngroup;
-	op_t *ops;
+	operation *ops;
 	int nops;
 	double z;
 	bool configured; /* groups and ops known */
 	strmap *groups;
-	state_t *st; /* ngroups * nops */
+	opstate *st; /* ngroups * nops */
 	size_t scap;
 	char *keybuf;
 	size_t keycap;
@@ -65,88 +101,542 @@ struct summary {
 	const char *partial_name;
 };
 
-static bool numeric_kind(op_kind k)
+/* ---- the operations ---- */
+
+static const char *parse_none(operation *op, const char *arg)
 {
-	return k >= OP_SUM && k <= OP_Q;
+	static char why[64];
+	if (!arg)
+		return NULL;
+	snprintf(why, sizeof why, "%s takes no column", op->def->name);
+	return why;
 }
 
-static bool mergeable(op_kind k)
+static const char *parse_col(operation *op, const char *arg)
 {
-	return !(k == OP_MEDIAN || k == OP_Q || k == OP_MODE || k == OP_DISTINCT);
+	if (!arg || !*arg)
+		return "a column is missing";
+	op->col = xstrdup(arg);
+	return NULL;
 }
 
-/* Parses SPEC into *op; returns false with *why set on failure. */
-static bool parse_op(const char *spec, op_t *op, const char **why)
+static const char *parse_median(operation *op, const char *arg)
+{
+	op->p = 0.5;
+	return parse_col(op, arg);
+}
+
+static const char *parse_q(operation *op, const char *arg)
+{
+	if (!arg || !*arg)
+		return "a column is missing";
+	const char *c2 = strchr(arg, ':');
+	char *ps = c2 ? xstrndup(arg, (size_t)(c2 - arg)) : NULL;
+	bool ok = ps && util_parse_double(ps, 0, 1, &op->p) && c2[1];
+	free(ps);
+	if (!ok)
+		return "expected q:P:COLUMN with P from 0 to 1";
+	op->col = xstrdup(c2 + 1);
+	return NULL;
+}
+
+/* COLUMN=VALUE: the column into op->col; returns VALUE, or NULL. */
+static const char *parse_equals(operation *op, const char *arg)
+{
+	const char *eq = strchr(arg, '=');
+	if (!eq || eq == arg)
+		return NULL;
+	op->col = xstrndup(arg, (size_t)(eq - arg));
+	return eq + 1;
+}
+
+static const char *parse_rate(operation *op, const char *arg)
+{
+	if (!arg || !*arg)
+		return "a column is missing";
+	const char *v = parse_equals(op, arg);
+	if (!v)
+		return "expected rate:COLUMN=VALUE";
+	op->value = xstrdup(v);
+	return NULL;
+}
+
+static const char *parse_score(operation *op, const char *arg)
+{
+	if (!arg || !*arg)
+		return "a column is missing";
+	const char *v = parse_equals(op, arg);
+	const char *slash = v ? strchr(v, '/') : NULL;
+	if (!slash || slash == v)
+		return "expected score:COLUMN=WIN/DRAW";
+	op->win = xstrndup(v, (size_t)(slash - v));
+	op->draw = xstrdup(slash + 1);
+	return NULL;
+}
+
+static void add_count(const operation *op, opstate *x, const cell *c)
+{
+	(void)op, (void)c;
+	x->acc.n++;
+}
+
+static void add_quantile(const operation *op, opstate *x, const cell *c)
+{
+	(void)op;
+	util_grow((void **)&x->vals, &x->cv, x->nv + 1, sizeof *x->vals);
+	x->vals[x->nv++] = c->num.v;
+}
+
+static void add_set(const operation *op, opstate *x, const cell *c)
+{
+	(void)op;
+	if (!x->set)
+		x->set = strmap_new();
+	uint32_t id = strmap_intern(x->set, c->v, c->n, NULL);
+	if (id >= x->fcap) {
+		size_t old = x->fcap;
+		util_grow((void **)&x->freq, &x->fcap, id + 1, sizeof *x->freq);
+		memset(x->freq + old, 0, (x->fcap - old) * sizeof *x->freq);
+	}
+	x->freq[id]++;
+}
+
+static void add_first(const operation *op, opstate *x, const cell *c)
+{
+	(void)op;
+	if (!x->text)
+		x->text = xstrndup(c->v, c->n);
+}
+
+static void add_last(const operation *op, opstate *x, const cell *c)
+{
+	(void)op;
+	free(x->text);
+	x->text = xstrndup(c->v, c->n);
+}
+
+static void add_rate(const operation *op, opstate *x, const cell *c)
+{
+	x->n++;
+	x->k += strcmp(c->v, op->value) == 0;
+}
+
+static void add_score(const operation *op, opstate *x, const cell *c)
+{
+	x->n++;
+	x->k += strcmp(c->v, op->win) == 0 ? 2 : strcmp(c->v, op->draw) == 0;
+}
+
+/* One header column, formatted. */
+__attribute__((format(printf, 2, 3))) static void header_field(output *out, const char *fmt, ...)
+{
+	char name[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(name, sizeof name, fmt, ap);
+	va_end(ap);
+	output_field(out, name);
+}
+
+static void header_name(const operation *op, output *out)
+{
+	output_field(out, op->def->name);
+}
+
+static void header_col(const operation *op, output *out)
+{
+	header_field(out, "%s_%s", op->def->name, op->col);
+}
+
+static void header_q(const operation *op, output *out)
+{
+	header_field(out, "q%g_%s", op->p, op->col);
+}
+
+static void header_rate(const operation *op, output *out)
+{
+	header_field(out, "rate_%s_%s", op->col, op->value);
+	header_field(out, "rate_%s_%s_lo", op->col, op->value);
+	header_field(out, "rate_%s_%s_hi", op->col, op->value);
+}
+
+static void header_score(const operation *op, output *out)
+{
+	header_field(out, "score_%s", op->col);
+	header_field(out, "score_%s_lo", op->col);
+	header_field(out, "score_%s_hi", op->col);
+	header_field(out, "elo_%s", op->col);
+}
+
+static void value_count(const summary *s, const operation *op, opstate *x, output *out,
+			bool main_only)
+{
+	(void)s, (void)op, (void)main_only;
+	output_int(out, x->acc.n);
+}
+
+static void value_sum(const summary *s, const operation *op, opstate *x, output *out,
+		      bool main_only)
+{
+	(void)s, (void)op, (void)main_only;
+	if (x->acc.exact) {
+		char b[64];
+		stats_format_fixed(x->acc.isum, STATS_DECIMALS, b, sizeof b);
+		output_field(out, b);
+	} else {
+		output_double(out, x->acc.dsum);
+	}
+}
+
+static void value_mean(const summary *s, const operation *op, opstate *x, output *out,
+		       bool main_only)
+{
+	(void)s, (void)op, (void)main_only;
+	output_double(out, stats_mean(&x->acc));
+}
+
+static void value_min(const summary *s, const operation *op, opstate *x, output *out,
+		      bool main_only)
+{
+	(void)s, (void)op, (void)main_only;
+	output_double(out, x->acc.n ? x->acc.min : NAN);
+}
+
+static void value_max(const summary *s, const operation *op, opstate *x, output *out,
+		      bool main_only)
+{
+	(void)s, (void)op, (void)main_only;
+	output_double(out, x->acc.n ? x->acc.max : NAN);
+}
+
+static void value_sd(const summary *s, const operation *op, opstate *x, output *out,
+		     bool main_only)
+{
+	(void)s, (void)op, (void)main_only;
+	output_double(out, sqrt(stats_var(&x->acc)));
+}
+
+static void value_var(const summary *s, const operation *op, opstate *x, output *out,
+		      bool main_only)
+{
+	(void)s, (void)op, (void)main_only;
+	output_double(out, stats_var(&x->acc));
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+static void value_quantile(const summary *s, const operation *op, opstate *x, output *out,
+			   bool main_only)
+{
+	(void)s, (void)main_only;
+	qsort(x->vals, x->nv, sizeof *x->vals, cmp_double);
+	output_double(out, stats_quantile(x->vals, x->nv, op->p));
+}
+
+static void value_mode(const summary *s, const operation *op, opstate *x, output *out,
+		       bool main_only)
+{
+	(void)s, (void)op, (void)main_only;
+	int64_t best = 0;
+	uint32_t bi = 0;
+	size_t n = x->set ? strmap_count(x->set) : 0;
+	for (uint32_t i = 0; i < n; i++)
+		if (x->freq[i] > best)
+			best = x->freq[i], bi = i;
+	if (n)
+		output_field(out, strmap_key(x->set, bi));
+	else
+		output_na(out);
+}
+
+static void value_distinct(const summary *s, const operation *op, opstate *x, output *out,
+			   bool main_only)
+{
+	(void)s, (void)op, (void)main_only;
+	output_int(out, x->set ? (int64_t)strmap_count(x->set) : 0);
+}
+
+static void value_text(const summary *s, const operation *op, opstate *x, output *out,
+		       bool main_only)
+{
+	(void)s, (void)op, (void)main_only;
+	if (x->text)
+		output_field(out, x->text);
+	else
+		output_na(out);
+}
+
+static void value_rate(const summary *s, const operation *op, opstate *x, output *out,
+		       bool main_only)
+{
+	(void)op;
+	output_double(out, x->n ? (double)x->k / (double)x->n : NAN);
+	if (main_only)
+		return;
+	double lo, hi;
+	stats_wilson((double)x->k, (double)x->n, s->z, &lo, &hi);
+	output_double(out, lo);
+	output_double(out, hi);
+}
+
+static void value_score(const summary *s, const operation *op, opstate *x, output *out,
+			bool main_only)
+{
+	(void)op;
+	double sc = x->n ? (double)x->k / 2 / (double)x->n : NAN;
+	output_double(out, sc);
+	if (main_only)
+		return;
+	double lo, hi;
+	stats_wilson((double)x->k / 2, (double)x->n, s->z, &lo, &hi);
+	output_double(out, lo);
+	output_double(out, hi);
+	output_double(out, x->n ? stats_elo(sc) : NAN);
+}
+
+/* Partial state. */
+
+static int64_t need_count(table *t, size_t col)
+{
+	int64_t v;
+	if (!util_parse_i64(table_field(t, col), 0, INT64_MAX, &v))
+		die_at(table_name(t), table_line(t), "column '%s': '%s' is not a count",
+		       table_colname(t, col), table_field(t, col));
+	return v;
+}
+
+static double need_double(table *t, size_t col)
+{
+	stats_num x;
+	if (stats_parse(table_field(t, col), table_field_len(t, col), &x) != STATS_NUM)
+		die_at(table_name(t), table_line(t), "column '%s': '%s' is not a number",
+		       table_colname(t, col), table_field(t, col));
+	return x.v;
+}
+
+static const char *const count_fields[] = {"n", NULL};
+
+static void write_count(const operation *op, const opstate *x, output *out)
+{
+	(void)op;
+	output_int(out, x->acc.n);
+}
+
+static void read_count(table *t, size_t col, const operation *op, opstate *x)
+{
+	(void)op;
+	x->acc.n += need_count(t, col);
+}
+
+static const char *const num_fields[] = {"n", "na", "sum", "sumsq", "min", "max", "exact", NULL};
+
+static void write_num(const operation *op, const opstate *x, output *out)
+{
+	(void)op;
+	const stats_acc *a = &x->acc;
+	output_int(out, a->n);
+	output_int(out, a->na);
+	if (a->exact) {
+		char b[64];
+		stats_format_fixed(a->isum, STATS_DECIMALS, b, sizeof b);
+		output_field(out, b);
+		stats_format_fixed(a->isumsq, 2 * STATS_DECIMALS, b, sizeof b);
+		output_field(out, b);
+	} else {
+		output_double(out, a->dsum);
+		output_double(out, a->dsumsq);
+	}
+	if (a->n) {
+		output_double(out, a->min);
+		output_double(out, a->max);
+	} else {
+		output_na(out);
+		output_na(out);
+	}
+	output_int(out, a->exact);
+}
+
+static void read_num(table *t, size_t col, const operation *op, opstate *x)
+{
+	(void)op;
+	stats_acc b;
+	stats_init(&b);
+	b.n = need_count(t, col);
+	b.na = need_count(t, col + 1);
+	const char *ex = table_field(t, col + 6);
+	if (strcmp(ex, "1") != 0 && strcmp(ex, "0") != 0)
+		die_at(table_name(t), table_line(t), "column '%s': expected 0 or 1",
+		       table_colname(t, col + 6));
+	b.exact = ex[0] == '1';
+	if (b.exact) {
+		if (!stats_parse_fixed(table_field(t, col + 2), STATS_DECIMALS, &b.isum) ||
+		    !stats_parse_fixed(table_field(t, col + 3), 2 * STATS_DECIMALS, &b.isumsq))
+			die_at(table_name(t), table_line(t), "columns '%s', '%s': not exact sums",
+			       table_colname(t, col + 2), table_colname(t, col + 3));
+		b.dsum = (double)((long double)b.isum / STATS_SCALE);
+		b.dsumsq = (double)((long double)b.isumsq / 1e12L);
+	} else {
+		b.dsum = need_double(t, col + 2);
+		b.dsumsq = need_double(t, col + 3);
+	}
+	if (b.n) {
+		b.min = need_double(t, col + 4);
+		b.max = need_double(t, col + 5);
+	}
+	stats_merge(&x->acc, &b);
+}
+
+static const char *const tally_fields[] = {"n", "k", NULL};
+
+static void write_tally(const operation *op, const opstate *x, output *out)
+{
+	(void)op;
+	output_int(out, x->n);
+	output_int(out, x->k);
+}
+
+static void read_tally(table *t, size_t col, const operation *op, opstate *x)
+{
+	(void)op;
+	x->n += need_count(t, col);
+	x->k += need_count(t, col + 1);
+}
+
+static const char *const text_fields[] = {"value", NULL};
+
+static void write_text(const operation *op, const opstate *x, output *out)
+{
+	(void)op;
+	if (x->text)
+		output_field(out, x->text);
+	else
+		output_na(out);
+}
+
+static void read_first(table *t, size_t col, const operation *op, opstate *x)
+{
+	(void)op;
+	if (table_field_len(t, col) > 0 && !x->text)
+		x->text = xstrdup(table_field(t, col));
+}
+
+static void read_last(table *t, size_t col, const operation *op, opstate *x)
+{
+	(void)op;
+	if (table_field_len(t, col) > 0) {
+		free(x->text);
+		x->text = xstrdup(table_field(t, col));
+	}
+}
+
+/* ---- the operation table ---- */
+
+/* One row per operation. Their order is the order of the list of
+ * mergeable operations in --partial's error message. */
+static const op_def op_defs[] = {
+	/* name, flags, parse, add, header, value,
+	 * partial state: fields, writer, reader (NULL unless MERGEABLE) */
+	{"count", MERGEABLE, parse_none, add_count, header_name, value_count,
+	 count_fields, write_count, read_count},
+	{"sum", NUMERIC | MERGEABLE, parse_col, NULL, header_col, value_sum,
+	 num_fields, write_num, read_num},
+	{"mean", NUMERIC | MERGEABLE, parse_col, NULL, header_col, value_mean,
+	 num_fields, write_num, read_num},
+	{"min", NUMERIC | MERGEABLE, parse_col, NULL, header_col, value_min,
+	 num_fields, write_num, read_num},
+	{"max", NUMERIC | MERGEABLE, parse_col, NULL, header_col, value_max,
+	 num_fields, write_num, read_num},
+	{"sd", NUMERIC | MERGEABLE, parse_col, NULL, header_col, value_sd,
+	 num_fields, write_num, read_num},
+	{"var", NUMERIC | MERGEABLE, parse_col, NULL, header_col, value_var,
+	 num_fields, write_num, read_num},
+	{"median", NUMERIC, parse_median, add_quantile, header_col, value_quantile,
+	 NULL, NULL, NULL},
+	{"q", NUMERIC, parse_q, add_quantile, header_q, value_quantile,
+	 NULL, NULL, NULL},
+	{"mode", 0, parse_col, add_set, header_col, value_mode,
+	 NULL, NULL, NULL},
+	{"distinct", 0, parse_col, add_set, header_col, value_distinct,
+	 NULL, NULL, NULL},
+	{"rate", MERGEABLE, parse_rate, add_rate, header_rate, value_rate,
+	 tally_fields, write_tally, read_tally},
+	{"score", MERGEABLE, parse_score, add_score, header_score, value_score,
+	 tally_fields, write_tally, read_tally},
+	{"first", MERGEABLE, parse_col, add_first, header_col, value_text,
+	 text_fields, write_text, read_first},
+	{"last", MERGEABLE, parse_col, add_last, header_col, value_text,
+	 text_fields, write_text, read_last},
+};
+#define NDEFS (sizeof op_defs / sizeof op_defs[0])
+
+/* ---- the engine ---- */
+
+static const op_def *find_def(const char *name, size_t n)
+{
+	for (size_t k = 0; k < NDEFS; k++)
+		if (strlen(op_defs[k].name) == n && strncmp(op_defs[k].name, name, n) == 0)
+			return &op_defs[k];
+	return NULL;
+}
+
+/* "count, sum, ...": the operations --partial takes. */
+static const char *mergeable_list(void)
+{
+	static char list[512];
+	size_t len = 0;
+	for (size_t k = 0; k < NDEFS && len < sizeof list; k++)
+		if (op_defs[k].flags & MERGEABLE)
+			len += (size_t)snprintf(list + len, sizeof list - len, "%s%s", len ? ", " : "",
+						op_defs[k].name);
+	return list;
+}
+
+#ifdef YOMI_DEBUG
+/* Dies if a row of the table lacks what its flags promise. */
+static void check_defs(void)
+{
+	for (size_t k = 0; k < NDEFS; k++) {
+		const op_def *d = &op_defs[k];
+		bool state = d->fields && d->write_state && d->read_state;
+		if (!d->parse || !(d->add || (d->flags & NUMERIC)) || !d->header || !d->value ||
+		    ((d->flags & MERGEABLE) != 0) != state)
+			die("internal error: operation '%s' is incomplete", d->name);
+	}
+}
+#endif
+
+static void op_free(operation *op)
+{
+	free(op->spec);
+	free(op->col);
+	free(op->value);
+	free(op->win);
+	free(op->draw);
+}
+
+/* Parses SPEC into *op; returns why it is not valid, or NULL. */
+static const char *parse_op(const char *spec, operation *op)
 {
 	memset(op, 0, sizeof *op);
 	op->spec = xstrdup(spec);
 	const char *colon = strchr(spec, ':');
-	size_t nl = colon ? (size_t)(colon - spec) : strlen(spec);
-	size_t k = 0;
-	while (k < NOPKINDS && !(strlen(op_names[k]) == nl && strncmp(op_names[k], spec, nl) == 0))
-		k++;
-	if (k == NOPKINDS) {
-		*why = "unknown operation";
-		return false;
-	}
-	op->kind = (op_kind)k;
-	if (op->kind == OP_COUNT) {
-		if (colon) {
-			*why = "count takes no column";
-			return false;
-		}
-		return true;
-	}
-	if (!colon || !colon[1]) {
-		*why = "a column is missing";
-		return false;
-	}
-	const char *arg = colon + 1;
-	if (op->kind == OP_Q) {
-		const char *c2 = strchr(arg, ':');
-		char *ps = c2 ? xstrndup(arg, (size_t)(c2 - arg)) : NULL;
-		bool ok = ps && util_parse_double(ps, 0, 1, &op->p) && c2[1];
-		free(ps);
-		if (!ok) {
-			*why = "expected q:P:COLUMN with P from 0 to 1";
-			return false;
-		}
-		arg = c2 + 1;
-	}
-	if (op->kind == OP_RATE || op->kind == OP_SCORE) {
-		const char *eq = strchr(arg, '=');
-		if (!eq || eq == arg) {
-			*why = op->kind == OP_RATE ? "expected rate:COLUMN=VALUE" : "expected score:COLUMN=WIN/DRAW";
-			return false;
-		}
-		op->col = xstrndup(arg, (size_t)(eq - arg));
-		if (op->kind == OP_RATE) {
-			op->value = xstrdup(eq + 1);
-		} else {
-			const char *slash = strchr(eq + 1, '/');
-			if (!slash || slash == eq + 1) {
-				*why = "expected score:COLUMN=WIN/DRAW";
-				return false;
-			}
-			op->win = xstrndup(eq + 1, (size_t)(slash - eq - 1));
-			op->draw = xstrdup(slash + 1);
-		}
-		return true;
-	}
-	op->col = xstrdup(arg);
-	return true;
+	op->def = find_def(spec, colon ? (size_t)(colon - spec) : strlen(spec));
+	if (!op->def)
+		return "unknown operation";
+	for (const char *const *f = op->def->fields; f && *f; f++)
+		op->nfields++;
+	return op->def->parse(op, colon ? colon + 1 : NULL);
 }
 
 bool summary_is_op(const char *text)
 {
-	op_t op;
-	const char *why;
-	bool ok = parse_op(text, &op, &why);
-	free(op.spec);
-	free(op.col);
-	free(op.value);
-	free(op.win);
-	free(op.draw);
+	operation op;
+	bool ok = !parse_op(text, &op);
+	op_free(&op);
 	return ok;
 }
 
@@ -159,13 +649,12 @@ static void configure(summary *s, const char **group, int ngroup, const char **o
 	s->nops = nops;
 	s->ops = xcalloc((size_t)nops, sizeof *s->ops);
 	for (int i = 0; i < nops; i++) {
-		const char *why;
-		if (!parse_op(ops[i], &s->ops[i], &why))
+		const char *why = parse_op(ops[i], &s->ops[i]);
+		if (why)
 			die_usage("invalid operation '%s': %s", ops[i], why);
-		if (s->o.partial && !mergeable(s->ops[i].kind))
-			die_usage("%s cannot be merged exactly, so --partial refuses it "
-				  "(mergeable: count, sum, mean, min, max, sd, var, rate, score, first, last)",
-				  ops[i]);
+		if (s->o.partial && !(s->ops[i].def->flags & MERGEABLE))
+			die_usage("%s cannot be merged exactly, so --partial refuses it (mergeable: %s)",
+				  ops[i], mergeable_list());
 	}
 	s->gidx = xmalloc((size_t)(ngroup ? ngroup : 1) * sizeof *s->gidx);
 	s->configured = true;
@@ -173,6 +662,9 @@ static void configure(summary *s, const char **group, int ngroup, const char **o
 
 summary *summary_new(const summary_opts *o)
 {
+#ifdef YOMI_DEBUG
+	check_defs();
+#endif
 	summary *s = xcalloc(1, sizeof *s);
 	s->o = *o;
 	s->z = stats_z(o->level);
@@ -196,7 +688,7 @@ static inline uint64_t key_tag(const char *p, size_t n)
 	return (h ^ (h >> 32)) | 1; /* never 0, the empty slot */
 }
 
-static state_t *group_states(summary *s, const char *key, size_t n)
+static opstate *group_states(summary *s, const char *key, size_t n)
 {
 	uint64_t tag = key_tag(key, n);
 	size_t slot = (size_t)(tag >> 7) & 63;
@@ -222,7 +714,7 @@ static state_t *group_states(summary *s, const char *key, size_t n)
 }
 
 /* The group key of the current row: fields joined by 0x1F. */
-static state_t *row_states(summary *s, table *t)
+static opstate *row_states(summary *s, table *t)
 {
 	if (s->ngroup == 1)
 		return group_states(s, table_field(t, s->gidx[0]), table_field_len(t, s->gidx[0]));
@@ -241,27 +733,9 @@ static state_t *row_states(summary *s, table *t)
 	return group_states(s, s->keybuf, len);
 }
 
-static void add_text(state_t *st, op_kind kind, const char *v, size_t n)
+static bool missing(const char *v, size_t n)
 {
-	if (kind == OP_FIRST) {
-		if (!st->text)
-			st->text = xstrndup(v, n);
-		return;
-	}
-	if (kind == OP_LAST) {
-		free(st->text);
-		st->text = xstrndup(v, n);
-		return;
-	}
-	if (!st->set)
-		st->set = strmap_new();
-	uint32_t id = strmap_intern(st->set, v, n, NULL);
-	if (id >= st->fcap) {
-		size_t old = st->fcap;
-		util_grow((void **)&st->freq, &st->fcap, id + 1, sizeof *st->freq);
-		memset(st->freq + old, 0, (st->fcap - old) * sizeof *st->freq);
-	}
-	st->freq[id]++;
+	return n == 0 || (n == 2 && v[0] == 'N' && v[1] == 'A');
 }
 
 void summary_add_table(summary *s, const char *path)
@@ -270,48 +744,36 @@ void summary_add_table(summary *s, const char *path)
 	for (int i = 0; i < s->ngroup; i++)
 		s->gidx[i] = table_need_col(t, s->group[i]);
 	for (int i = 0; i < s->nops; i++)
-		if (s->ops[i].col)
-			s->ops[i].colidx = table_need_col(t, s->ops[i].col);
+		s->ops[i].colidx = s->ops[i].col ? table_need_col(t, s->ops[i].col) : -1;
 	static const char none[] = "";
 	while (table_read_row(t)) {
-		state_t *st = s->ngroup ? row_states(s, t) : group_states(s, none, 0);
+		opstate *st = s->ngroup ? row_states(s, t) : group_states(s, none, 0);
 		for (int i = 0; i < s->nops; i++) {
-			const op_t *op = &s->ops[i];
-			state_t *x = &st[i];
-			if (op->kind == OP_COUNT) {
-				x->acc.n++;
+			const operation *op = &s->ops[i];
+			const op_def *d = op->def;
+			if (op->colidx < 0) {
+				d->add(op, &st[i], NULL);
 				continue;
 			}
-			const char *v = table_field(t, (size_t)op->colidx);
-			size_t n = table_field_len(t, (size_t)op->colidx);
-			if (numeric_kind(op->kind)) {
-				stats_num num;
-				stats_kind k = stats_parse(v, n, &num);
+			cell c;
+			c.v = table_field(t, (size_t)op->colidx);
+			c.n = table_field_len(t, (size_t)op->colidx);
+			if (d->flags & NUMERIC) {
+				stats_kind k = stats_parse(c.v, c.n, &c.num);
 				if (k == STATS_MISSING) {
-					x->acc.na++;
-				} else if (k == STATS_BAD) {
-					die_at(table_name(t), table_line(t), "column '%s': '%s' is not a number",
-					       op->col, v);
-				} else {
-					stats_add(&x->acc, &num);
-					if (op->kind == OP_MEDIAN || op->kind == OP_Q) {
-						util_grow((void **)&x->vals, &x->cv, x->nv + 1, sizeof *x->vals);
-						x->vals[x->nv++] = num.v;
-					}
+					st[i].acc.na++;
+					continue;
 				}
+				if (k == STATS_BAD)
+					die_at(table_name(t), table_line(t), "column '%s': '%s' is not a number",
+					       op->col, c.v);
+				stats_add(&st[i].acc, &c.num);
+				if (!d->add)
+					continue;
+			} else if (missing(c.v, c.n)) {
 				continue;
 			}
-			if (n == 0 || (n == 2 && v[0] == 'N' && v[1] == 'A'))
-				continue; /* missing */
-			if (op->kind == OP_RATE) {
-				x->n++;
-				x->k += strcmp(v, op->value) == 0;
-			} else if (op->kind == OP_SCORE) {
-				x->n++;
-				x->k += strcmp(v, op->win) == 0 ? 2 : strcmp(v, op->draw) == 0;
-			} else {
-				add_text(x, op->kind, v, n);
-			}
+			d->add(op, &st[i], &c);
 		}
 	}
 	table_close(t);
@@ -319,135 +781,14 @@ void summary_add_table(summary *s, const char *path)
 
 /* ---- partial aggregates ---- */
 
-/* State columns of an operation in a partial table. */
-static const char *const *partial_fields(op_kind k, int *n)
-{
-	static const char *const count[] = {"n"};
-	static const char *const num[] = {"n", "na", "sum", "sumsq", "min", "max", "exact"};
-	static const char *const rate[] = {"n", "k"};
-	static const char *const text[] = {"value"};
-	if (k == OP_COUNT)
-		return *n = 1, count;
-	if (numeric_kind(k))
-		return *n = 7, num;
-	if (k == OP_RATE || k == OP_SCORE)
-		return *n = 2, rate;
-	return *n = 1, text;
-}
-
 static void write_partial_header(const summary *s, output *out)
 {
 	for (int i = 0; i < s->ngroup; i++)
 		output_field(out, s->group[i]);
-	for (int i = 0; i < s->nops; i++) {
-		int nf;
-		const char *const *f = partial_fields(s->ops[i].kind, &nf);
-		for (int j = 0; j < nf; j++) {
-			char name[512];
-			snprintf(name, sizeof name, "%s#%s", s->ops[i].spec, f[j]);
-			output_field(out, name);
-		}
-	}
+	for (int i = 0; i < s->nops; i++)
+		for (const char *const *f = s->ops[i].def->fields; *f; f++)
+			header_field(out, "%s#%s", s->ops[i].spec, *f);
 	output_end_row(out);
-}
-
-static void write_partial_state(const op_t *op, const state_t *x, output *out)
-{
-	if (op->kind == OP_COUNT) {
-		output_int(out, x->acc.n);
-	} else if (numeric_kind(op->kind)) {
-		const stats_acc *a = &x->acc;
-		output_int(out, a->n);
-		output_int(out, a->na);
-		if (a->exact) {
-			char b[64];
-			stats_format_fixed(a->isum, STATS_DECIMALS, b, sizeof b);
-			output_field(out, b);
-			stats_format_fixed(a->isumsq, 2 * STATS_DECIMALS, b, sizeof b);
-			output_field(out, b);
-		} else {
-			output_double(out, a->dsum);
-			output_double(out, a->dsumsq);
-		}
-		if (a->n) {
-			output_double(out, a->min);
-			output_double(out, a->max);
-		} else {
-			output_na(out);
-			output_na(out);
-		}
-		output_int(out, a->exact);
-	} else if (op->kind == OP_RATE || op->kind == OP_SCORE) {
-		output_int(out, x->n);
-		output_int(out, x->k);
-	} else if (x->text) {
-		output_field(out, x->text);
-	} else {
-		output_na(out);
-	}
-}
-
-static int64_t need_count(table *t, size_t col)
-{
-	int64_t v;
-	if (!util_parse_i64(table_field(t, col), 0, INT64_MAX, &v))
-		die_at(table_name(t), table_line(t), "column '%s': '%s' is not a count",
-		       table_colname(t, col), table_field(t, col));
-	return v;
-}
-
-static double need_double(table *t, size_t col)
-{
-	stats_num x;
-	if (stats_parse(table_field(t, col), table_field_len(t, col), &x) != STATS_NUM)
-		die_at(table_name(t), table_line(t), "column '%s': '%s' is not a number",
-		       table_colname(t, col), table_field(t, col));
-	return x.v;
-}
-
-/* Reads one operation's state from the partial row at column COL. */
-static void read_partial_state(table *t, size_t col, const op_t *op, state_t *x)
-{
-	if (op->kind == OP_COUNT) {
-		stats_acc b;
-		stats_init(&b);
-		b.n = need_count(t, col);
-		x->acc.n += b.n;
-	} else if (numeric_kind(op->kind)) {
-		stats_acc b;
-		stats_init(&b);
-		b.n = need_count(t, col);
-		b.na = need_count(t, col + 1);
-		const char *ex = table_field(t, col + 6);
-		if (strcmp(ex, "1") != 0 && strcmp(ex, "0") != 0)
-			die_at(table_name(t), table_line(t), "column '%s': expected 0 or 1",
-			       table_colname(t, col + 6));
-		b.exact = ex[0] == '1';
-		if (b.exact) {
-			if (!stats_parse_fixed(table_field(t, col + 2), STATS_DECIMALS, &b.isum) ||
-			    !stats_parse_fixed(table_field(t, col + 3), 2 * STATS_DECIMALS, &b.isumsq))
-				die_at(table_name(t), table_line(t), "columns '%s', '%s': not exact sums",
-				       table_colname(t, col + 2), table_colname(t, col + 3));
-			b.dsum = (double)((long double)b.isum / STATS_SCALE);
-			b.dsumsq = (double)((long double)b.isumsq / 1e12L);
-		} else {
-			b.dsum = need_double(t, col + 2);
-			b.dsumsq = need_double(t, col + 3);
-		}
-		if (b.n) {
-			b.min = need_double(t, col + 4);
-			b.max = need_double(t, col + 5);
-		}
-		stats_merge(&x->acc, &b);
-	} else if (op->kind == OP_RATE || op->kind == OP_SCORE) {
-		x->n += need_count(t, col);
-		x->k += need_count(t, col + 1);
-	} else if (table_field_len(t, col) > 0) {
-		if (op->kind == OP_LAST || !x->text) {
-			free(x->text);
-			x->text = xstrdup(table_field(t, col));
-		}
-	}
 }
 
 /* The header of T as one string, column names joined by 0x1F. */
@@ -503,11 +844,9 @@ static void configure_from_partial(summary *s, table *t, const char *path)
 	/* Every operation must have exactly its state columns. */
 	size_t col = (size_t)ng;
 	for (int i = 0; i < s->nops; i++) {
-		int nf;
-		const char *const *f = partial_fields(s->ops[i].kind, &nf);
-		for (int j = 0; j < nf; j++, col++) {
+		for (const char *const *f = s->ops[i].def->fields; *f; f++, col++) {
 			char want[512];
-			snprintf(want, sizeof want, "%s#%s", s->ops[i].spec, f[j]);
+			snprintf(want, sizeof want, "%s#%s", s->ops[i].spec, *f);
 			if (col >= nc || strcmp(table_colname(t, col), want) != 0)
 				die_at(path, 1, "not a partial table: expected column '%s'", want);
 		}
@@ -535,13 +874,11 @@ void summary_merge_table(summary *s, const char *path)
 		s->gidx[i] = i;
 	static const char none[] = "";
 	while (table_read_row(t)) {
-		state_t *st = s->ngroup ? row_states(s, t) : group_states(s, none, 0);
+		opstate *st = s->ngroup ? row_states(s, t) : group_states(s, none, 0);
 		size_t col = (size_t)s->ngroup;
 		for (int i = 0; i < s->nops; i++) {
-			int nf;
-			partial_fields(s->ops[i].kind, &nf);
-			read_partial_state(t, col, &s->ops[i], &st[i]);
-			col += (size_t)nf;
+			s->ops[i].def->read_state(t, col, &s->ops[i], &st[i]);
+			col += (size_t)s->ops[i].nfields;
 		}
 	}
 	table_close(t);
@@ -549,25 +886,19 @@ void summary_merge_table(summary *s, const char *path)
 
 /* ---- final output ---- */
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return x < y ? -1 : x > y;
-}
-
 /* The first column of op I's output: when it shows NAs, its column gets a
  * C_na count after the first numeric op using it. */
 static void mark_na_columns(summary *s)
 {
 	size_t ng = strmap_count(s->groups);
 	for (int i = 0; i < s->nops; i++) {
-		op_t *op = &s->ops[i];
+		operation *op = &s->ops[i];
 		op->show_na = false;
-		if (!numeric_kind(op->kind))
+		if (!(op->def->flags & NUMERIC))
 			continue;
 		bool first = true;
 		for (int j = 0; j < i; j++)
-			if (numeric_kind(s->ops[j].kind) && strcmp(s->ops[j].col, op->col) == 0)
+			if ((s->ops[j].def->flags & NUMERIC) && strcmp(s->ops[j].col, op->col) == 0)
 				first = false;
 		if (!first)
 			continue;
@@ -577,112 +908,20 @@ static void mark_na_columns(summary *s)
 	}
 }
 
-static void write_header_for(const op_t *op, output *out)
+static void write_header(const operation *op, output *out)
 {
-	char b[512];
-	switch (op->kind) {
-	case OP_COUNT: output_field(out, "count"); break;
-	case OP_Q:
-		snprintf(b, sizeof b, "q%g_%s", op->p, op->col);
-		output_field(out, b);
-		break;
-	case OP_RATE:
-		snprintf(b, sizeof b, "rate_%s_%s", op->col, op->value);
-		output_field(out, b);
-		snprintf(b, sizeof b, "rate_%s_%s_lo", op->col, op->value);
-		output_field(out, b);
-		snprintf(b, sizeof b, "rate_%s_%s_hi", op->col, op->value);
-		output_field(out, b);
-		break;
-	case OP_SCORE:
-		snprintf(b, sizeof b, "score_%s", op->col);
-		output_field(out, b);
-		snprintf(b, sizeof b, "score_%s_lo", op->col);
-		output_field(out, b);
-		snprintf(b, sizeof b, "score_%s_hi", op->col);
-		output_field(out, b);
-		snprintf(b, sizeof b, "elo_%s", op->col);
-		output_field(out, b);
-		break;
-	default:
-		snprintf(b, sizeof b, "%s_%s", op_names[op->kind], op->col);
-		output_field(out, b);
-	}
-	if (op->show_na) {
-		snprintf(b, sizeof b, "%s_na", op->col);
-		output_field(out, b);
-	}
+	op->def->header(op, out);
+	if (op->show_na)
+		header_field(out, "%s_na", op->col);
 }
 
-/* Writes op's value columns; with ONLY_MAIN just the first (crosstab). */
-static void write_value(const summary *s, const op_t *op, state_t *x, output *out, bool only_main)
+/* Writes op's value columns; with MAIN_ONLY just the first (crosstab). */
+static void write_value(const summary *s, const operation *op, opstate *x, output *out,
+			bool main_only)
 {
-	const stats_acc *a = &x->acc;
-	double lo, hi;
-	switch (op->kind) {
-	case OP_COUNT: output_int(out, a->n); break;
-	case OP_SUM:
-		if (a->exact) {
-			char b[64];
-			stats_format_fixed(a->isum, STATS_DECIMALS, b, sizeof b);
-			output_field(out, b);
-		} else {
-			output_double(out, a->dsum);
-		}
-		break;
-	case OP_MEAN: output_double(out, stats_mean(a)); break;
-	case OP_MIN: output_double(out, a->n ? a->min : NAN); break;
-	case OP_MAX: output_double(out, a->n ? a->max : NAN); break;
-	case OP_SD: output_double(out, sqrt(stats_var(a))); break;
-	case OP_VAR: output_double(out, stats_var(a)); break;
-	case OP_MEDIAN:
-	case OP_Q:
-		qsort(x->vals, x->nv, sizeof *x->vals, cmp_double);
-		output_double(out, stats_quantile(x->vals, x->nv, op->kind == OP_MEDIAN ? 0.5 : op->p));
-		break;
-	case OP_MODE: {
-		int64_t best = 0;
-		uint32_t bi = 0;
-		size_t n = x->set ? strmap_count(x->set) : 0;
-		for (uint32_t i = 0; i < n; i++)
-			if (x->freq[i] > best)
-				best = x->freq[i], bi = i;
-		if (n)
-			output_field(out, strmap_key(x->set, bi));
-		else
-			output_na(out);
-		break;
-	}
-	case OP_DISTINCT: output_int(out, x->set ? (int64_t)strmap_count(x->set) : 0); break;
-	case OP_FIRST:
-	case OP_LAST:
-		if (x->text)
-			output_field(out, x->text);
-		else
-			output_na(out);
-		break;
-	case OP_RATE:
-		output_double(out, x->n ? (double)x->k / (double)x->n : NAN);
-		if (only_main)
-			break;
-		stats_wilson((double)x->k, (double)x->n, s->z, &lo, &hi);
-		output_double(out, lo);
-		output_double(out, hi);
-		break;
-	case OP_SCORE: {
-		double sc = x->n ? (double)x->k / 2 / (double)x->n : NAN;
-		output_double(out, sc);
-		if (only_main)
-			break;
-		stats_wilson((double)x->k / 2, (double)x->n, s->z, &lo, &hi);
-		output_double(out, lo);
-		output_double(out, hi);
-		output_double(out, x->n ? stats_elo(sc) : NAN);
-		break;
-	}
-	}
-	if (op->show_na && !only_main)
-		output_int(out, a->na);
+	op->def->value(s, op, x, out, main_only);
+	if (op->show_na && !main_only)
+		output_int(out, x->acc.na);
 }
 
 /* Key field I of group G (the key is the fields joined by 0x1F). */
@@ -698,9 +937,6 @@ static void key_field(const summary *s, uint32_t g, int i, const char **p, size_
 	*n = sep ? (size_t)(sep - k) : (size_t)(end - k);
 }
 
-static const summary *sort_s;
-static int sort_field; /* -1: all fields */
-
 static int cmp_text_num(const char *a, size_t an, const char *b, size_t bn)
 {
 	stats_num x, y;
@@ -711,15 +947,23 @@ static int cmp_text_num(const char *a, size_t an, const char *b, size_t bn)
 	return c ? c : (an > bn) - (an < bn);
 }
 
-static int cmp_groups(const void *pa, const void *pb)
+/* What cmp_groups compares: key field FIELD of the groups of S, or all
+ * fields when FIELD is -1. */
+typedef struct {
+	const summary *s;
+	int field;
+} group_sort;
+
+static int cmp_groups(const void *pa, const void *pb, void *arg)
 {
+	const group_sort *gs = arg;
 	uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
-	int from = sort_field < 0 ? 0 : sort_field, to = sort_field < 0 ? sort_s->ngroup : sort_field + 1;
+	int from = gs->field < 0 ? 0 : gs->field, to = gs->field < 0 ? gs->s->ngroup : gs->field + 1;
 	for (int i = from; i < to; i++) {
 		const char *x, *y;
 		size_t xn, yn;
-		key_field(sort_s, a, i, &x, &xn);
-		key_field(sort_s, b, i, &y, &yn);
+		key_field(gs->s, a, i, &x, &xn);
+		key_field(gs->s, b, i, &y, &yn);
 		int c = cmp_text_num(x, xn, y, yn);
 		if (c)
 			return c;
@@ -734,9 +978,8 @@ static uint32_t *group_order(const summary *s, int field)
 	for (uint32_t g = 0; g < n; g++)
 		order[g] = g;
 	if (s->o.sort) {
-		sort_s = s;
-		sort_field = field;
-		qsort(order, n, sizeof *order, cmp_groups);
+		group_sort gs = {s, field};
+		qsort_r(order, n, sizeof *order, cmp_groups, &gs);
 	}
 	return order;
 }
@@ -809,7 +1052,7 @@ void summary_write(summary *s, output *out)
 		for (int i = 0; i < s->ngroup; i++)
 			output_field(out, s->group[i]);
 		for (int i = 0; i < s->nops; i++)
-			write_header_for(&s->ops[i], out);
+			write_header(&s->ops[i], out);
 		output_end_row(out);
 	}
 	for (size_t k = 0; k < ng; k++) {
@@ -821,9 +1064,9 @@ void summary_write(summary *s, output *out)
 			output_field_n(out, p, n);
 		}
 		for (int i = 0; i < s->nops; i++) {
-			state_t *x = &s->st[(size_t)g * s->nops + i];
+			opstate *x = &s->st[(size_t)g * s->nops + i];
 			if (s->o.partial)
-				write_partial_state(&s->ops[i], x, out);
+				s->ops[i].def->write_state(&s->ops[i], x, out);
 			else
 				write_value(s, &s->ops[i], x, out, false);
 		}
@@ -843,13 +1086,8 @@ void summary_free(summary *s)
 		free(s->st[i].freq);
 		free(s->st[i].text);
 	}
-	for (int i = 0; i < s->nops; i++) {
-		free(s->ops[i].spec);
-		free(s->ops[i].col);
-		free(s->ops[i].value);
-		free(s->ops[i].win);
-		free(s->ops[i].draw);
-	}
+	for (int i = 0; i < s->nops; i++)
+		op_free(&s->ops[i]);
 	for (int i = 0; i < s->ngroup; i++)
 		free(s->group[i]);
 	free(s->group);

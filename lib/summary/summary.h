@@ -1,6 +1,14 @@
 /* summary: one-pass group-by aggregation of a table (the engine behind
  * summarize): operations, grouping by hash, exact partial aggregates and
- * their merge, and the crosstab layout. */
+ * their merge, and the crosstab layout.
+ *
+ * To add an operation:
+ *  - its row in op_defs (summary.c): name, flags (NUMERIC, MERGEABLE)
+ *    and functions, writing those no other operation has next to their
+ *    kind (a new opstate member is freed in summary_free);
+ *  - its usage line in bin/summarize.c and its entry in bin/summarize.1
+ *    (and, if it cannot merge, the --partial text in both);
+ *  - a test of its exact output in tests/summarize.bats. */
 #ifndef YOMI_SUMMARY_H
 #define YOMI_SUMMARY_H
 
