@@ -5,8 +5,8 @@
 #include <unistd.h>
 
 #include "core/cli.h"
-#include "summary/summary.h"
 #include "core/util.h"
+#include "run/summarizerun.h"
 
 static const char usage_text[] =
 	"Usage: %s [-g COL[,COL...]] [OPERATION]... [FILE]...\n"
@@ -69,40 +69,38 @@ static const char **split(const char *arg, int *n, const char *what, char **copy
 	return v;
 }
 
-int main(int argc, char **argv)
+/* Fills O from the command line. *KEEP holds the group columns' text
+ * until the run ends. */
+static void parse(int argc, char **argv, summarizerun_opts *o, char **keep)
 {
-	util_init(argv[0]);
-	summary_opts so = {.level = 0.95};
-	cli_output out = {0};
-	bool merge = false;
+	summary_opts *so = &o->summary;
 	const char *crosstab = NULL;
-	char *group_text = NULL;
 	int c;
 	/* Options may come anywhere; of the operands, the leading ones that
 	 * have the form of an operation are operations, the rest files. */
 	while ((c = getopt_long(argc, argv, "g:" CLI_SHORT, long_opts, NULL)) != -1) {
 		switch (c) {
 		case 'g':
-			free(so.group);
-			free(group_text);
-			so.group = split(optarg, &so.ngroup, "--group", &group_text);
+			free(so->group);
+			free(*keep);
+			so->group = split(optarg, &so->ngroup, "--group", keep);
 			break;
-		case OPT_SORT: so.sort = true; break;
-		case OPT_LEVEL: so.level = cli_double("--level", optarg, 0.000001, 0.999999); break;
+		case OPT_SORT: so->sort = true; break;
+		case OPT_LEVEL: so->level = cli_double("--level", optarg, 0.000001, 0.999999); break;
 		case OPT_CROSSTAB: crosstab = optarg; break;
-		case OPT_PARTIAL: so.partial = true; break;
-		case OPT_MERGE: merge = true; break;
+		case OPT_PARTIAL: so->partial = true; break;
+		case OPT_MERGE: o->merge = true; break;
 		default:
-			if (!cli_option(c, optarg, usage_text, &out))
+			if (!cli_option(c, optarg, usage_text, &o->common.out))
 				util_try_help();
 		}
 	}
 	if (crosstab) {
-		if (so.ngroup)
+		if (so->ngroup)
 			die_usage("--crosstab and --group exclude each other");
-		so.group = split(crosstab, &so.ngroup, "--crosstab", &group_text);
-		so.crosstab = true;
-		if (so.partial)
+		so->group = split(crosstab, &so->ngroup, "--crosstab", keep);
+		so->crosstab = true;
+		if (so->partial)
 			die_usage("--crosstab and --partial exclude each other");
 	}
 	const char **ops = xmalloc((size_t)argc * sizeof *ops);
@@ -117,33 +115,27 @@ int main(int argc, char **argv)
 			die_usage("unknown operation '%s' in '%s'", name, argv[i]);
 		}
 	}
-	if (merge) {
-		if (nops || so.ngroup)
+	if (o->merge) {
+		if (nops || so->ngroup)
 			die_usage("--merge takes groups and operations from the partial tables");
 	} else if (nops == 0) {
 		ops[nops++] = "count";
 	}
-	so.ops = ops;
-	so.nops = nops;
-	summary *s = summary_new(&so);
-	if (optind == argc) {
-		if (merge)
-			summary_merge_table(s, "-");
-		else
-			summary_add_table(s, "-");
-	}
-	for (int i = optind; i < argc; i++) {
-		if (merge)
-			summary_merge_table(s, argv[i]);
-		else
-			summary_add_table(s, argv[i]);
-	}
-	output *o = output_open(out.path, &out.opts);
-	summary_write(s, o);
-	output_close(o);
-	summary_free(s);
-	free(ops);
-	free(so.group);
+	so->ops = ops;
+	so->nops = nops;
+	o->common.files = argv + optind;
+	o->common.nfiles = argc - optind;
+}
+
+int main(int argc, char **argv)
+{
+	util_init(argv[0]);
+	summarizerun_opts o = {.summary = {.level = 0.95}};
+	char *group_text = NULL;
+	parse(argc, argv, &o, &group_text);
+	int rc = summarizerun_main(&o);
+	free(o.summary.ops);
+	free(o.summary.group);
 	free(group_text);
-	return 0;
+	return rc;
 }
