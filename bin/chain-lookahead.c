@@ -90,11 +90,12 @@ static void parse_handicap(const char *arg, int64_t h[2])
 		die_usage("invalid --handicap '%s': expected A,B", arg);
 	char *a = xstrndup(arg, (size_t)(comma - arg));
 	int64_t x, y;
-	bool ok = util_parse_i64(a, -1000000, 1000000, &x) &&
-		  util_parse_i64(comma + 1, -1000000, 1000000, &y);
+	bool ok = util_parse_i64(a, -CHAIN_MAX_HANDICAP, CHAIN_MAX_HANDICAP, &x) &&
+		  util_parse_i64(comma + 1, -CHAIN_MAX_HANDICAP, CHAIN_MAX_HANDICAP, &y);
 	free(a);
 	if (!ok)
-		die_usage("invalid --handicap '%s': expected two integers from -1000000 to 1000000", arg);
+		die_usage("invalid --handicap '%s': expected two integers from %d to %d", arg,
+			  -CHAIN_MAX_HANDICAP, CHAIN_MAX_HANDICAP);
 	h[0] = x, h[1] = y;
 }
 

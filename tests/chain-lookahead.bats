@@ -144,3 +144,54 @@ sas() { wordload --upcase --drop-digit-tail "$TOP/dictionaries/sas-functions.txt
 	run chain-lookahead --version
 	assert_output "chain-lookahead (yomi) 0.1.0"
 }
+
+@test "values far below -10000 still choose a word (len up to 1000000)" {
+	# A1's only reply scores 1000000: every candidate is worth -1000000,
+	# which once fell below the search's floor and left the choice unset.
+	printf 'word,head,tail,len\nS,x,a,1\nA1,a,b,0\nB1,b,c,1000000\n' > big.csv
+	run chain-lookahead -d big.csv --start S --trace t.csv
+	assert_success
+	assert_line --index 2 "1,1,1,lookahead:2,A1,0,0,0,play"
+	run cat t.csv
+	assert_line --index 1 "1,1,1,A1,0,-1000000,1"
+	run chain-lookahead -d big.csv --starts S --vs greedy --both-sides
+	assert_output "game,start,seed,p1,p2,turns,p1_score,p2_score,winner,reason
+1,S,1,lookahead:2,greedy,2,0,1000000,2,stuck
+2,S,1,greedy,lookahead:2,2,0,1000000,2,stuck"
+	printf 'word,head,tail,len\nS,x,a,1000001\n' > over.csv
+	run chain-lookahead -d over.csv --start S
+	assert_failure 1
+	assert_output "chain-lookahead: over.csv:2: column 'len': '1000001' is not an integer from 0 to 1000000"
+}
+
+@test "scores past 2^31 are written and read back" {
+	# 4400 words of 1000000 points in one class: each player ends above 2^31.
+	awk 'BEGIN { print "word,head,tail,len"; for (i = 0; i <= 4400; i++) print "W" i ",a,a,1000000" }' > loop.csv
+	chain-greedy -d loop.csv --start W0 --vs greedy --rounds 2200 -o log.csv
+	run tail -1 log.csv
+	assert_output --regexp '^1,4400,2,greedy,W[0-9]+,1000000,2200000000,2200000000,play$'
+	run chain-greedy -d loop.csv --rounds 2200 --moves 0 log.csv
+	assert_success
+	assert_equal "$output" "$(cat log.csv)"
+	printf 'game,turn,player,strategy,word,points,p1_score,p2_score,event\n1,0,0,start,W0,0,1000001,0,start\n' > h.csv
+	run chain-greedy -d loop.csv h.csv
+	assert_failure 1
+	assert_output "chain-greedy: h.csv:2: the start row's scores are the handicaps, from -1000000 to 1000000"
+}
+
+@test "a wide dictionary: 40000 classes under one key, deep search, small stack" {
+	# The search's memory does not grow with the classes under a key: at
+	# depth 16 eight nodes with 40001 moves each are on the stack at once.
+	awk 'BEGIN { print "word,head,tail,len"; print "S,x,a,1"
+		for (i = 1; i <= 9; i++) { print "AB" i ",a,b,5"; print "BA" i ",b,a,5" }
+		for (i = 1; i <= 40000; i++) { print "A" i ",a,t" i ",1"; print "T" i ",t" i ",z,1" } }' > wide.csv
+	run bash -c "ulimit -s 1024; chain-lookahead -d wide.csv --start S --depth 16 --moves 2 | cut -d, -f5 | tail -2"
+	assert_success
+	assert_output "AB2
+BA4"
+	run bash -c "ulimit -s 1024; chain-lookahead -d wide.csv --start S --depth end --rounds 8 --trace t.csv | tail -1"
+	assert_success
+	assert_output "1,1,1,lookahead:end,AB2,5,5,0,play"
+	run bash -c "sort -t, -k6,6n t.csv | head -1"
+	assert_output "1,1,1,A1,1,-10000,0"
+}

@@ -168,6 +168,9 @@ static void replay_row(runctx *cx, const char *name, long line, const logmove *m
 	int64_t w = dict_find(cx->d, m->word);
 	if (w < 0)
 		die_at(name, line, "start word '%s' is not in the dictionary", m->word);
+	if (llabs(m->p1) > CHAIN_MAX_HANDICAP || llabs(m->p2) > CHAIN_MAX_HANDICAP)
+		die_at(name, line, "the start row's scores are the handicaps, from %d to %d",
+		       -CHAIN_MAX_HANDICAP, CHAIN_MAX_HANDICAP);
 	cx->o->rules.handicap[0] = m->p1, cx->o->rules.handicap[1] = m->p2;
 	chain_start(g, (uint32_t)w);
 }
@@ -200,8 +203,8 @@ static void log_read(runctx *cx, const char *path, gamelog *lg, chain_game *g)
 		m.turn = need_int(t, col[1], 0, 2 * CHAIN_MAX_ROUNDS);
 		m.player = need_int(t, col[2], 0, 2);
 		m.points = need_int(t, col[5], -1000000000, 1000000000);
-		m.p1 = need_int(t, col[6], INT32_MIN, INT32_MAX);
-		m.p2 = need_int(t, col[7], INT32_MIN, INT32_MAX);
+		m.p1 = need_int(t, col[6], -CHAIN_MAX_SCORE, CHAIN_MAX_SCORE);
+		m.p2 = need_int(t, col[7], -CHAIN_MAX_SCORE, CHAIN_MAX_SCORE);
 		m.word = table_field(t, (size_t)col[4]);
 		m.event = table_field(t, (size_t)col[8]);
 		replay_row(cx, name, table_line(t), &m, lg, g);
