@@ -456,3 +456,10 @@ success, 0 cards left"
 	assert_failure 1
 	assert_output "summarize: stdout: write error: No space left on device"
 }
+
+@test "a run killed by SIGKILL while writing -o leaves nothing behind" {
+	mkdir out
+	run timeout -s KILL 0.5 playout -n 1000000000 -o out/games.csv
+	assert_failure 137
+	assert_equal "$(ls -A out | wc -l)" 0
+}

@@ -381,3 +381,30 @@ Try 'wordload --help' for more information."
 	run bash -c "wordload -f ipadic /usr/share/mecab/dic/ipadic/Noun.csv | grep -c '^シリトリ,'"
 	assert_output "1"
 }
+
+@test "-o takes a 250-byte file name, new or replaced" {
+	name=$(printf 'a%.0s' $(seq 250)).csv
+	run wordload -o "$name" "$FIX/animals.csv"
+	assert_success
+	run wordload -o "$name" "$FIX/animals.csv"
+	assert_success
+	assert_equal "$(ls | wc -l)" 1
+	assert_equal "$(wc -l < "$name")" 4
+}
+
+@test "-o keeps the mode of the file it replaces, through a symlink too" {
+	echo old > keep.csv
+	chmod 600 keep.csv
+	wordload -o keep.csv "$FIX/animals.csv"
+	assert_equal "$(stat -c %a keep.csv)" 600
+	echo old > target.csv
+	chmod 640 target.csv
+	ln -s target.csv link.csv
+	wordload -o link.csv "$FIX/animals.csv"
+	assert_equal "$(stat -c '%a %F' target.csv)" "640 regular file"
+	assert_equal "$(stat -c %F link.csv)" "symbolic link"
+	assert_equal "$(wc -l < target.csv)" 4
+	wordload -o new.csv "$FIX/animals.csv"
+	assert_equal "$(stat -c %a new.csv)" "$(umask -S >/dev/null; printf '%o' $((0666 & ~$(umask))))"
+	assert_equal "$(ls | sort | tr '\n' ' ')" "keep.csv link.csv new.csv target.csv "
+}

@@ -18,8 +18,10 @@
 struct out {
 	int fd;
 	gzFile gz;
-	char *path, *tmp; /* tmp NULL when writing to stdout or a device */
+	char *path, *tmp; /* tmp: a named temporary, else NULL */
 	bool direct;      /* path is a device or FIFO, written in place */
+	bool unnamed;     /* fd is an O_TMPFILE file, linked in at the end */
+	bool replace;     /* path exists: the output replaces it */
 	char delim;
 	size_t col;
 	char buf[OUT_BUF];
@@ -85,6 +87,54 @@ static inline void putc_(output *o, char c)
 	o->buf[o->len++] = c;
 }
 
+/* A name beside PATH for a temporary file: PATH.tmpXXXXXX, the name cut
+ * short when the whole would pass the longest name a directory takes. */
+static char *temp_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	size_t dirlen = slash ? (size_t)(slash - path) + 1 : 0, base = strlen(path) - dirlen;
+	char *dir = slash ? xstrndup(path, dirlen) : xstrdup(".");
+	long max = pathconf(dir, _PC_NAME_MAX);
+	free(dir);
+	size_t room = max > 16 ? (size_t)max - 10 : 245;
+	if (base > room)
+		base = room;
+	size_t n = dirlen + base + 16;
+	char *t = xmalloc(n);
+	snprintf(t, n, "%.*s.tmpXXXXXX", (int)(dirlen + base), path);
+	return t;
+}
+
+/* The temporary an atomic output is written to. On Linux an unnamed file
+ * in PATH's directory (O_TMPFILE), linked in by output_close, so that not
+ * even SIGKILL leaves anything behind; elsewhere, or where the file system
+ * cannot, a named one that die() and fatal signals remove. */
+static int open_temp(output *o, const char *path)
+{
+	int fd;
+#ifdef O_TMPFILE
+	const char *slash = strrchr(path, '/');
+	char *dir = slash ? xstrndup(path, slash == path ? 1 : (size_t)(slash - path)) : xstrdup(".");
+	fd = open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0666);
+	free(dir);
+	if (fd >= 0) {
+		o->unnamed = true;
+		return fd;
+	}
+#endif
+	o->tmp = temp_name(path);
+	fd = mkstemp(o->tmp);
+	if (fd < 0)
+		die("cannot create %s: %s", path, strerror(errno));
+	util_temp_register(o->tmp);
+	/* mkstemp makes the file 0600; a new output gets the usual
+	 * permissions under the user's umask. */
+	mode_t mask = umask(0);
+	umask(mask);
+	fchmod(fd, 0666 & ~mask);
+	return fd;
+}
+
 output *output_open(const char *path, const output_opts *opts)
 {
 	output *o = xcalloc(1, sizeof *o);
@@ -92,7 +142,7 @@ output *output_open(const char *path, const output_opts *opts)
 	if (!opts)
 		opts = &none;
 	o->delim = opts->tsv ? '\t' : ',';
-	bool gzip = opts->gzip;
+	bool gzip = opts->gzip, exists = true;
 	struct stat st;
 	char *real = NULL;
 	if (path && strcmp(path, "-") != 0 && lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
@@ -105,6 +155,7 @@ output *output_open(const char *path, const output_opts *opts)
 			st.st_mode = 0; /* write in place */
 	} else if (path && strcmp(path, "-") != 0 && stat(path, &st) != 0) {
 		st.st_mode = S_IFREG; /* a new file */
+		exists = false;
 	}
 	if (!path || strcmp(path, "-") == 0) {
 		o->fd = STDOUT_FILENO;
@@ -120,20 +171,14 @@ output *output_open(const char *path, const output_opts *opts)
 	} else {
 		gzip = gzip || util_ends_with(path, ".gz");
 		o->path = xstrdup(path);
-		size_t n = strlen(path);
-		o->tmp = xmalloc(n + 16);
-		snprintf(o->tmp, n + 16, "%s.tmpXXXXXX", path);
-		o->fd = mkstemp(o->tmp);
-		if (o->fd < 0)
-			die("cannot create %s: %s", path, strerror(errno));
-		util_temp_register(o->tmp);
-		free(real);
-		real = NULL;
-		/* mkstemp makes the file 0600; a finished output gets the usual
-		 * permissions under the user's umask. */
-		mode_t mask = umask(0);
-		umask(mask);
-		fchmod(o->fd, 0666 & ~mask);
+		o->fd = open_temp(o, path);
+		o->replace = exists;
+		if (exists) { /* the file keeps its mode, and its owner if we may */
+			fchmod(o->fd, st.st_mode & 07777);
+			if (st.st_uid != geteuid() || st.st_gid != getegid())
+				if (fchown(o->fd, st.st_uid, st.st_gid) != 0)
+					fchmod(o->fd, st.st_mode & 0777); /* no set-id bits for another owner */
+		}
 	}
 	if (gzip) {
 		int fd = dup(o->fd);
@@ -247,6 +292,35 @@ void output_row(output *o, const char *const *fields, size_t n)
 	output_end_row(o);
 }
 
+/* Gives the unnamed temporary FD the name PATH: directly when PATH is
+ * new, else under a free temporary name renamed over PATH (link cannot
+ * replace a file), which die() removes while it exists. */
+static void link_unnamed(output *o)
+{
+	char proc[64];
+	snprintf(proc, sizeof proc, "/proc/self/fd/%d", o->fd);
+	if (!o->replace && (linkat(AT_FDCWD, proc, AT_FDCWD, o->path, AT_SYMLINK_FOLLOW) == 0 ||
+			    linkat(o->fd, "", AT_FDCWD, o->path, AT_EMPTY_PATH) == 0))
+		return;
+	for (unsigned k = 0;; k++) {
+		char *t = temp_name(o->path);
+		size_t n = strlen(t);
+		uint64_t r = (uint64_t)getpid() * 0x9E3779B97F4A7C15u + k * 0xBF58476D1CE4E5B9u;
+		for (size_t i = n - 6; i < n; i++, r /= 36)
+			t[i] = "abcdefghijklmnopqrstuvwxyz0123456789"[r % 36];
+		if (linkat(AT_FDCWD, proc, AT_FDCWD, t, AT_SYMLINK_FOLLOW) == 0 ||
+		    linkat(o->fd, "", AT_FDCWD, t, AT_EMPTY_PATH) == 0) {
+			o->tmp = t;
+			util_temp_register(t);
+			return;
+		}
+		int e = errno;
+		free(t);
+		if (e != EEXIST || k == 100)
+			die("cannot create %s: %s", o->path, strerror(e));
+	}
+}
+
 void output_close(output *o)
 {
 	flush(o);
@@ -259,14 +333,17 @@ void output_close(output *o)
 		if (close(o->fd) != 0)
 			write_error(o, strerror(errno));
 		free(o->path);
-	} else if (o->tmp) {
+	} else if (o->path) {
 		if (fsync(o->fd) != 0 && errno != EINVAL)
 			write_error(o, strerror(errno));
+		if (o->unnamed)
+			link_unnamed(o);
 		if (close(o->fd) != 0)
 			write_error(o, strerror(errno));
-		if (rename(o->tmp, o->path) != 0)
+		if (o->tmp && rename(o->tmp, o->path) != 0)
 			die("cannot rename %s to %s: %s", o->tmp, o->path, strerror(errno));
-		util_temp_forget(o->tmp);
+		if (o->tmp)
+			util_temp_forget(o->tmp);
 		free(o->tmp);
 		free(o->path);
 	}
