@@ -21,16 +21,17 @@ LIB_SRC = $(wildcard lib/*/*.c)
 LIB_OBJ = $(LIB_SRC:.c=.o)
 UNIT_SRC = $(wildcard tests/unit/*.c)
 UNIT_BIN = $(UNIT_SRC:.c=)
-DEPS = $(LIB_OBJ:.o=.d) $(BINS:=.d) $(UNIT_BIN:=.d) $(BENCH_BIN:=.d)
+DEPS = $(LIB_OBJ:.o=.d) $(BINS:=.d) $(UNIT_BIN:=.d) $(BENCH_BIN:=.d) \
+	$(ASAN_OBJ:.o=.d) $(ASAN_BINS:=.d) $(FUZZ_OBJ:.o=.d) $(FUZZ_BINS:=.d)
 
 # The exact test command README.md gives; .ci/run calls it too.
 BATS = bats
 BATS_FILES = $(wildcard tests/*.bats)
 
 DEBIAN_PACKAGES = build-essential libcsv-dev zlib1g-dev bats bats-assert bats-support \
-	skkdic mecab-ipadic wamerican r-base-core parallel time gnuplot-nox
+	skkdic mecab-ipadic wamerican r-base-core parallel time gnuplot-nox clang afl++
 
-.PHONY: all check unit bats bench bench-full install uninstall clean deps sanitize
+.PHONY: all check unit bats bench bench-full install uninstall clean deps sanitize asan fuzz
 all: lib/libyomi.a $(BINS)
 
 lib/%.o: lib/%.c
@@ -48,12 +49,48 @@ tests/unit/%: tests/unit/%.c lib/libyomi.a
 unit: $(UNIT_BIN)
 	@set -e; for t in $(UNIT_BIN); do $$t; done
 
-bats: all
+bats: all asan
 	$(BATS) $(BATS_FILES)
 
 # Unit tests, then every bats file; tests/run prints "tests: N passed, M failed".
-check: all $(UNIT_BIN)
-	tests/run
+# tests/contract.bats replays the fuzz corpora and the bad inputs through
+# the sanitized programs in CONTRACT_BIN (make sanitize, whose programs are
+# sanitized already, points it at bin).
+CONTRACT_BIN ?= build/asan/bin
+check: all $(UNIT_BIN) $(PROGRAMS:%=$(CONTRACT_BIN)/%)
+	CONTRACT_BIN=$(CONTRACT_BIN) tests/run
+
+# The programs built with AddressSanitizer and UBSan beside the plain ones,
+# incrementally (make sanitize rebuilds everything in a copy of the tree).
+SAN_FLAGS = -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+ASAN_OBJ = $(LIB_SRC:%.c=build/asan/%.o)
+ASAN_BINS = $(PROGRAMS:%=build/asan/bin/%)
+asan: $(ASAN_BINS)
+build/asan/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(YOMI_CFLAGS) $(SAN_FLAGS) -c -o $@ $<
+build/asan/libyomi.a: $(ASAN_OBJ)
+	$(AR) rcs $@ $^
+build/asan/bin/%: bin/%.c build/asan/libyomi.a
+	@mkdir -p $(@D)
+	$(CC) $(YOMI_CFLAGS) $(SAN_FLAGS) -o $@ $< build/asan/libyomi.a $(YOMI_LIBS)
+
+# Fuzzing: the programs instrumented by AFL++ (with ASan and UBSan), one
+# target per parser a user reaches in tests/fuzz/targets, seeds and found
+# cases in tests/fuzz/corpus/TARGET. tests/fuzz/run TARGET SECONDS fuzzes.
+FUZZ_CC = afl-clang-fast
+FUZZ_OBJ = $(LIB_SRC:%.c=build/fuzz/%.o)
+FUZZ_BINS = $(PROGRAMS:%=build/fuzz/bin/%)
+fuzz: $(FUZZ_BINS)
+	@echo "fuzz: built build/fuzz/bin; run tests/fuzz/run TARGET SECONDS (targets: tests/fuzz/targets)"
+build/fuzz/%.o: %.c
+	@mkdir -p $(@D)
+	AFL_QUIET=1 $(FUZZ_CC) $(YOMI_CFLAGS) $(SAN_FLAGS) -c -o $@ $<
+build/fuzz/libyomi.a: $(FUZZ_OBJ)
+	$(AR) rcs $@ $^
+build/fuzz/bin/%: bin/%.c build/fuzz/libyomi.a
+	@mkdir -p $(@D)
+	AFL_QUIET=1 $(FUZZ_CC) $(YOMI_CFLAGS) $(SAN_FLAGS) -o $@ $< build/fuzz/libyomi.a $(YOMI_LIBS)
 
 BENCH_SRC = $(wildcard tests/bench/*.c)
 BENCH_BIN = $(BENCH_SRC:.c=)
@@ -75,7 +112,7 @@ sanitize:
 	$(MAKE) -C build/sanitize all \
 		CFLAGS="-O1 -g -DYOMI_DEBUG -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" \
 		LDFLAGS="-fsanitize=address,undefined"
-	$(MAKE) -C build/sanitize check \
+	$(MAKE) -C build/sanitize check CONTRACT_BIN=bin \
 		CFLAGS="-O1 -g -DYOMI_DEBUG -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" \
 		LDFLAGS="-fsanitize=address,undefined"
 
