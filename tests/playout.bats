@@ -221,15 +221,15 @@ draw"
 	assert_line --index 0 "playout: invalid --perft '21': expected an integer from 1 to 20"
 	run playout --black alpha
 	assert_failure 2
-	assert_line --index 0 "playout: --black: 'alpha' is not random, mc:N or mcts:N (1 <= N <= 100000000)"
+	assert_line --index 0 "playout: --black: 'alpha' is not random, mc:N, mcts:N, perfect or perfect:N (1 <= N <= 100000000)"
 	run playout --white mcts:0
 	assert_failure 2
 	run playout --per-move 5 --black mc:3
 	assert_failure 2
-	assert_line --index 0 "playout: --per-move and --perft take neither -n, --moves nor players"
+	assert_line --index 0 "playout: --per-move, --perft and --solve take neither -n, --moves nor players"
 	run playout --perft 2 --per-move 2
 	assert_failure 2
-	assert_line --index 0 "playout: --per-move, --perft and --show are separate modes: choose one"
+	assert_line --index 0 "playout: --per-move, --perft, --solve and --show are separate modes: choose one"
 	run playout --show -n 2
 	assert_failure 2
 	assert_line --index 0 "playout: --show draws a single game: drop -n and --moves"
@@ -251,6 +251,144 @@ draw"
 	run bash -c "playout -n 5 > /dev/full"
 	assert_failure 1
 	assert_output --partial "write error"
+}
+
+# The FForum endgame problems (tests/fixtures/fforum.csv): the published
+# exact score of each problem and of every legal move, for the side to
+# move, empty squares counted for the winner. Rows 1-79 hold problems
+# #1-#79 as Edax ships them (problem/fforum-*.obf); the best scores and
+# best moves agree with a second list (reversi_core's FFO test cases).
+FFORUM="$BATS_TEST_DIRNAME/fixtures/fforum.csv"
+
+# Checks playout --solve-all rows against the published scores: one line
+# per disagreement, then a count.
+check_published() {
+	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	{
+		p = $c["problem"]; n = split($c["published_moves"], m, " ")
+		for (i = 1; i <= n; i++) { split(m[i], q, ":"); pub[p, q[1]] = q[2] }
+		if (!(p in best) || $c["score"] + 0 > best[p] + 0) best[p] = $c["score"]
+		want[p] = $c["published"]
+		if (!((p, $c["move"]) in pub)) { unpublished++; next }
+		checked++
+		if (pub[p, $c["move"]] != $c["score"]) print "#" p " " $c["move"] ": " $c["score"] ", published " pub[p, $c["move"]]
+	}
+	END {
+		for (p in want) { k++; if (best[p] != want[p]) print "#" p ": best " best[p] ", published " want[p] }
+		printf "%d problems, %d move scores as published or listed above, %d moves unpublished\n", k, checked, unpublished + 0
+	}' "$@"
+}
+
+@test "--solve-all: FForum #1-#19, every move's score as published" {
+	head -20 "$FFORUM" | playout --solve-all -q - > all.csv
+	run check_published all.csv
+	assert_output "19 problems, 145 move scores as published or listed above, 0 moves unpublished"
+	run sed -n 1p all.csv
+	assert_output "position,problem,published,published_moves,move,score,nodes,seconds"
+	# Nodes are counted, seconds measured.
+	run awk -F, 'NR > 1 && ($7 < 1 || $8 !~ /^[0-9]+\.[0-9][0-9][0-9][0-9][0-9][0-9]$/) { bad++ } END { print bad + 0 }' all.csv
+	assert_output "0"
+}
+
+@test "--solve: FForum #1-#19 and #20-#23, a best move, the published score" {
+	sed -n '1p;2,24p' "$FFORUM" | playout --solve -q - > best.csv
+	run awk -F, 'NR > 1 { n++; ok += $6 == $3; split($4, m, " "); for (i in m) { split(m[i], q, ":"); if (q[1] == $5 && q[2] == $3) best++ } }
+		END { print n " problems, " ok " scores as published, " best " moves among the published best" }' best.csv
+	assert_output "23 problems, 23 scores as published, 23 moves among the published best"
+	# #20 (6 empties) has one best move.
+	run bash -c "sed -n 21p best.csv | cut -d, -f2,5,6"
+	assert_output "20,h5,6"
+}
+
+@test "a solved position's best move replays to its score" {
+	head -20 "$FFORUM" | playout --solve -q - > best.csv
+	# The position after the best move, solved from the other side.
+	awk -F, 'NR == FNR { if (FNR > 1) mv[FNR] = $5; next } FNR == 1 { print "problem,board,turn,moves"; next }
+		{ print $1 "," $2 "," $3 "," mv[FNR] }' best.csv "$FFORUM" | head -20 > after.csv
+	playout --solve -q after.csv > reply.csv
+	run bash -c "paste -d, <(cut -d, -f6 best.csv) <(cut -d, -f4 reply.csv) | awk -F, 'NR > 1 && \$1 != -\$2 { bad++ } NR > 1 { n++ } END { print n, bad + 0 }'"
+	assert_output "19 0"
+}
+
+@test "--solve: a forced pass, and the errors" {
+	# Black must pass; white then plays a1 and the game is over.
+	board="-XOOOOOO----------------""---OO------OO---""--------""--------""--------"
+	printf 'board,turn\n%s,X\n' "$board" > pass.csv
+	run playout --solve-all --max-empties 60 pass.csv
+	assert_success
+	assert_output --regexp '^position,move,score,nodes,seconds
+1,pass,-64,[0-9]+,[0-9.]+$'
+	printf 'board,turn,moves\n%s,X,\n%s,X,pass a1\n' "$board" "$board" > over.csv
+	run playout --solve --max-empties 60 over.csv
+	assert_failure 1
+	assert_output "playout: over.csv:3: the game is over: nothing to solve"
+	run playout --solve
+	assert_failure 1
+	assert_output "playout: the standard start: 60 empty squares, more than --max-empties 26 (raise it to solve: each empty square multiplies the time)"
+	head -3 "$FFORUM" > two.csv
+	run playout --solve --max-empties 13 two.csv
+	assert_failure 1
+	assert_output "playout: two.csv:2: 14 empty squares, more than --max-empties 13 (raise it to solve: each empty square multiplies the time)"
+	printf 'moves\nf5 f5\n' > illegal.csv
+	run playout --solve illegal.csv
+	assert_failure 1
+	assert_output "playout: illegal.csv:2: move 2 (f5) is illegal for white"
+	printf 'x\n1\n' > nocol.csv
+	run playout --solve-all nocol.csv
+	assert_failure 1
+	assert_output "playout: nocol.csv: no column 'board' (with 'turn') or 'moves'"
+	run playout --solve --solve-all two.csv
+	assert_failure 2
+	assert_line --index 0 "playout: --solve and --solve-all are separate modes: choose one"
+	run playout --solve --perft 2 two.csv
+	assert_failure 2
+	assert_line --index 0 "playout: --per-move, --perft, --solve and --show are separate modes: choose one"
+	run playout --solve -n 2 two.csv
+	assert_failure 2
+	assert_line --index 0 "playout: --per-move, --perft and --solve take neither -n, --moves nor players"
+	run playout --max-empties 20 two.csv
+	assert_failure 2
+	assert_line --index 0 "playout: --max-empties is for --solve, --solve-all and perfect players"
+	run playout --solve --max-empties 61 two.csv
+	assert_failure 2
+	assert_line --index 0 "playout: invalid --max-empties '61': expected an integer from 0 to 60"
+	run playout --white perfect:0
+	assert_failure 2
+	assert_line --index 0 "playout: --white: 'perfect:0' is not random, mc:N, mcts:N, perfect or perfect:N (1 <= N <= 100000000)"
+}
+
+@test "perfect players: exact play reaches the solved score, and random never does better" {
+	# Problems #1-#7 (black to move, 14 empties), perfect against itself.
+	head -8 "$FFORUM" > seven.csv
+	playout --black perfect --white perfect --max-empties 14 -q seven.csv > pp.csv
+	# The score counts the empty squares left for the winner.
+	score='{ e = 64 - $b - $w; d = $b - $w; s = d > 0 ? d + e : d < 0 ? d - e : 0 }'
+	run awk -F, "NR == 1 { for (i = 1; i <= NF; i++) { if (\$i == \"black\") b = i; if (\$i == \"white\") w = i }; next } $score { print \$2, s - \$3 }" pp.csv
+	assert_output "1 0
+2 0
+3 0
+4 0
+5 0
+6 0
+7 0"
+	# Against random, perfect black never scores less than the problem's value.
+	playout --black perfect --max-empties 14 -n 4 --seed 3 -q seven.csv > pr.csv
+	run awk -F, "NR == 1 { for (i = 1; i <= NF; i++) { if (\$i == \"black\") b = i; if (\$i == \"white\") w = i }; next } $score { n++; worse += s < \$3 } END { print n, worse + 0 }" pr.csv
+	assert_output "28 0"
+}
+
+@test "perfect: UCT before --max-empties, exact after; logged and replayed like any match" {
+	playout --black perfect:200 --max-empties 12 -n 3 --seed 8 --moves -q > a.csv
+	playout --black perfect:200 --max-empties 12 -n 3 --seed 8 --moves -q > b.csv
+	run cmp a.csv b.csv
+	assert_success
+	run bash -c "cut -d, -f1-3 a.csv"
+	assert_output "game,seed,first_player
+1,8,black
+2,8,black
+3,8,black"
+	run awk -F, 'NR > 1 && $8 == "black" { n++ } END { print n + 0 }' a.csv
+	assert_output "3"
 }
 
 # Calculation. WIN: each foundation's missing cards in turn.
@@ -419,7 +557,7 @@ success, 0 cards left"
 	assert_line --index 0 "playout: invalid --hold '53': expected an integer from 0 to 52"
 	run playout -g calc --perft 3
 	assert_failure 2
-	assert_line --index 0 "playout: --black, --white, --per-move and --perft are for --game othello"
+	assert_line --index 0 "playout: --black, --white, --per-move, --perft, --solve, --solve-all and --max-empties are for --game othello"
 	run playout --policy greedy
 	assert_failure 2
 	assert_line --index 0 "playout: --policy, --variant, --playouts, --reward, --level, --width, --endgame, --samples, --exact, --exact-all and --hold are for --game calc"

@@ -6,11 +6,20 @@
 
 bool othelloplay_parse(const char *spec, double ucb, uint32_t threshold, othelloplay *p)
 {
-	*p = (othelloplay){.kind = OTHELLOPLAY_RANDOM, .ucb = ucb, .threshold = threshold};
+	*p = (othelloplay){.kind = OTHELLOPLAY_RANDOM, .ucb = ucb, .threshold = threshold,
+			   .max_empties = OTHELLOPLAY_MAX_EMPTIES};
 	if (!strcmp(spec, "random"))
 		return true;
+	if (!strcmp(spec, "perfect")) {
+		p->kind = OTHELLOPLAY_PERFECT;
+		p->playouts = OTHELLOPLAY_PERFECT_PLAYOUTS;
+		return true;
+	}
 	const char *n;
-	if (!strncmp(spec, "mc:", 3)) {
+	if (!strncmp(spec, "perfect:", 8)) {
+		p->kind = OTHELLOPLAY_PERFECT;
+		n = spec + 8;
+	} else if (!strncmp(spec, "mc:", 3)) {
 		p->kind = OTHELLOPLAY_MC;
 		n = spec + 3;
 	} else if (!strncmp(spec, "mcts:", 5)) {
@@ -29,6 +38,8 @@ bool othelloplay_parse(const char *spec, double ucb, uint32_t threshold, othello
 void othelloplay_free(othelloplay *p)
 {
 	mcts_free(&p->tree);
+	othellosolve_free(p->solver);
+	p->solver = NULL;
 }
 
 /* Legal moves of POS as move codes (a lone pass when it has none). */
@@ -118,11 +129,27 @@ static int choose_mcts(othelloplay *p, const othello_pos *pos, rng *r)
 	return t->node[mcts_best(t, 0)].move;
 }
 
+/* Exact from max_empties on, UCT before. The solver's table is kept from
+ * move to move and game to game: what it holds stays true. */
+static int choose_perfect(othelloplay *p, const othello_pos *pos, rng *r)
+{
+	if (__builtin_popcountll(~(pos->me | pos->opp)) > p->max_empties)
+		return choose_mcts(p, pos, r);
+	if (!othello_moves(pos->me, pos->opp))
+		return OTHELLO_PASS;
+	if (!p->solver)
+		p->solver = othellosolve_new(OTHELLOPLAY_SOLVER_BITS);
+	int move;
+	othellosolve_best(p->solver, pos, &move);
+	return move;
+}
+
 int othelloplay_choose(othelloplay *p, const othello_pos *pos, rng_draw *d)
 {
 	switch (p->kind) {
 	case OTHELLOPLAY_MC: return choose_mc(p, pos, d->r);
 	case OTHELLOPLAY_MCTS: return choose_mcts(p, pos, d->r);
+	case OTHELLOPLAY_PERFECT: return choose_perfect(p, pos, d->r);
 	default: return choose_random(pos, d);
 	}
 }

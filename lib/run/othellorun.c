@@ -12,10 +12,19 @@
 #include "core/util.h"
 #include "othello/othello.h"
 #include "othello/othelloplay.h"
+#include "othello/othellosolve.h"
+
+/* Where a position was read: the table (an index into the FILEs) and
+ * the line. */
+typedef struct {
+	int file;
+	long line;
+} origin;
 
 typedef struct {
 	othello_pos *pos;
-	size_t n, cap;
+	origin *from;   /* by position, when read from tables */
+	size_t n, cap, from_cap;
 	carry cols; /* the tables' other columns */
 	table *reading; /* kept reachable, so a die() while reading leaks nothing */
 	bool from_files;
@@ -48,7 +57,7 @@ static bool apply_moves(othello_pos *p, const char *moves, char *err, size_t err
 	}
 }
 
-static void read_table(positions *ps, const char *path)
+static void read_table(positions *ps, const char *path, int file)
 {
 	table *t = ps->reading = table_open(path, NULL);
 	const char *name = table_name(t);
@@ -64,6 +73,8 @@ static void read_table(positions *ps, const char *path)
 			die_at(name, line, "more than %lld positions",
 			       (long long)RUN_MAX_POSITIONS);
 		util_grow((void **)&ps->pos, &ps->cap, ps->n + 1, sizeof *ps->pos);
+		util_grow((void **)&ps->from, &ps->from_cap, ps->n + 1, sizeof *ps->from);
+		ps->from[ps->n] = (origin){file, line};
 		othello_pos *p = &ps->pos[ps->n++];
 		othello_start(p);
 		char msg[96];
@@ -84,7 +95,7 @@ static void positions_load(positions *ps, const run_opts *o)
 {
 	*ps = (positions){.cols.label = "position", .from_files = o->nfiles > 0};
 	for (int i = 0; i < o->nfiles; i++)
-		read_table(ps, o->files[i]);
+		read_table(ps, o->files[i], i);
 	if (!o->nfiles) {
 		ps->pos = xmalloc(sizeof *ps->pos);
 		ps->n = ps->cap = 1;
@@ -96,6 +107,7 @@ static void positions_free(positions *ps)
 {
 	carry_free(&ps->cols);
 	free(ps->pos);
+	free(ps->from);
 }
 
 /* The header's leading columns, and each row's, when positions came from
@@ -310,6 +322,87 @@ static void run_perft(const othellorun_opts *o, const positions *ps, output *out
 	}
 }
 
+/* Dies unless every position can be solved: the game goes on, and no
+ * more empty squares than --max-empties (each one multiplies the time). */
+static void solvable(const othellorun_opts *o, const positions *ps)
+{
+	for (size_t i = 0; i < ps->n; i++) {
+		const othello_pos *p = &ps->pos[i];
+		const char *file = ps->from_files ? o->common.files[ps->from[i].file] : NULL;
+		long line = ps->from_files ? ps->from[i].line : 0;
+		int e = __builtin_popcountll(~(p->me | p->opp));
+		const char *why = NULL;
+		char msg[160];
+		if (othello_over(p)) {
+			why = "the game is over: nothing to solve";
+		} else if (e > o->max_empties) {
+			snprintf(msg, sizeof msg,
+				 "%d empty squares, more than --max-empties %d (raise it to solve: "
+				 "each empty square multiplies the time)", e, o->max_empties);
+			why = msg;
+		}
+		if (why && file)
+			die_at(file, line, "%s", why);
+		if (why)
+			die("the standard start: %s", why);
+	}
+}
+
+/* One row: the position's columns, the move, its exact score, the nodes
+ * and seconds it took. */
+static void solve_row(output *out, const positions *ps, size_t i, int move, int score,
+		      uint64_t nodes, double seconds)
+{
+	char name[5], buf[32];
+	row_position(out, ps, i);
+	output_field(out, othello_move_name(move, name));
+	output_int(out, score);
+	output_int(out, (int64_t)nodes);
+	snprintf(buf, sizeof buf, "%.6f", seconds);
+	output_field(out, buf);
+	output_end_row(out);
+}
+
+static void run_solve(const othellorun_opts *o, const positions *ps, output *out)
+{
+	solvable(o, ps);
+	head_position(out, ps);
+	static const char *const cols[] = {"move", "score", "nodes", "seconds"};
+	for (size_t k = 0; k < sizeof cols / sizeof *cols; k++)
+		output_field(out, cols[k]);
+	output_end_row(out);
+	othellosolve *s = othellosolve_new(OTHELLORUN_SOLVER_BITS);
+	bool show = run_progress_shown(&o->common);
+	for (size_t i = 0; i < ps->n; i++) {
+		const othello_pos *p = &ps->pos[i];
+		/* Each position from an empty table: its nodes and time do not
+		 * depend on the positions before it. */
+		othellosolve_forget(s);
+		if (o->solve == 1) {
+			uint64_t n0 = othellosolve_nodes(s);
+			double t0 = now();
+			int move, score = othellosolve_best(s, p, &move);
+			solve_row(out, ps, i, move, score, othellosolve_nodes(s) - n0, now() - t0);
+		} else {
+			uint64_t m = othello_moves(p->me, p->opp);
+			int moves[64], nm = 0;
+			if (!m)
+				moves[nm++] = OTHELLO_PASS;
+			for (; m; m &= m - 1)
+				moves[nm++] = __builtin_ctzll(m);
+			for (int a = 0; a < nm; a++) {
+				uint64_t n0 = othellosolve_nodes(s);
+				double t0 = now();
+				int score = othellosolve_move(s, p, moves[a]);
+				solve_row(out, ps, i, moves[a], score, othellosolve_nodes(s) - n0,
+					  now() - t0);
+			}
+		}
+		cli_progress(show, "position", i + 1, ps->n);
+	}
+	othellosolve_free(s);
+}
+
 /* The board as 8 rows (rank 8 on top, as players see it). */
 static void draw_board(FILE *f, const othello_pos *p, uint64_t marks)
 {
@@ -358,14 +451,15 @@ static run_opts *create(void)
 	o->black = o->white = "random";
 	o->ucb = 0.5;
 	o->threshold = 5;
+	o->max_empties = OTHELLOPLAY_MAX_EMPTIES;
 	return &o->common;
 }
 
 static void need_player(const char *opt, const char *spec, othelloplay *p)
 {
 	if (!othelloplay_parse(spec, 0.5, 5, p))
-		die_usage("%s: '%s' is not random, mc:N or mcts:N (1 <= N <= %d)", opt, spec,
-			  OTHELLOPLAY_MAX_PLAYOUTS);
+		die_usage("%s: '%s' is not random, mc:N, mcts:N, perfect or perfect:N "
+			  "(1 <= N <= %d)", opt, spec, OTHELLOPLAY_MAX_PLAYOUTS);
 }
 
 static void option(run_opts *c, const char *name, const char *arg)
@@ -385,6 +479,13 @@ static void option(run_opts *c, const char *name, const char *arg)
 		o->per_move = cli_i64("--per-move", arg, 1, RUN_MAX_GAMES - 1);
 	} else if (!strcmp(name, "perft")) {
 		o->perft = (int)cli_i64("--perft", arg, 1, OTHELLORUN_MAX_PERFT);
+	} else if (!strcmp(name, "solve")) {
+		o->solve = o->solve == 2 ? 3 : 1;
+	} else if (!strcmp(name, "solve-all")) {
+		o->solve = o->solve == 1 ? 3 : 2;
+	} else if (!strcmp(name, "max-empties")) {
+		o->max_empties = (int)cli_i64("--max-empties", arg, 0, 60);
+		o->max_empties_set = true;
 	}
 }
 
@@ -396,10 +497,16 @@ static void check(const othellorun_opts *o)
 	bool players = strcmp(o->black, "random") || strcmp(o->white, "random");
 	if (o->per_move && c->first - 1 > RUN_MAX_GAMES - 1 - o->per_move)
 		die_usage("--first-game plus the number of games passes %lld", (long long)RUN_MAX_GAMES);
-	if ((o->per_move > 0) + (o->perft > 0) + c->show > 1)
-		die_usage("--per-move, --perft and --show are separate modes: choose one");
-	if ((o->per_move || o->perft) && (players || c->moves || c->count_set))
-		die_usage("--per-move and --perft take neither -n, --moves nor players");
+	if (o->solve == 3)
+		die_usage("--solve and --solve-all are separate modes: choose one");
+	if ((o->per_move > 0) + (o->perft > 0) + (o->solve > 0) + c->show > 1)
+		die_usage("--per-move, --perft, --solve and --show are separate modes: choose one");
+	if ((o->per_move || o->perft || o->solve) && (players || c->moves || c->count_set))
+		die_usage("--per-move, --perft and --solve take neither -n, --moves nor players");
+	bool perfect = o->player[0].kind == OTHELLOPLAY_PERFECT ||
+		       o->player[1].kind == OTHELLOPLAY_PERFECT;
+	if (o->max_empties_set && !o->solve && !perfect)
+		die_usage("--max-empties is for --solve, --solve-all and perfect players");
 }
 
 static int run(run_opts *c)
@@ -409,6 +516,7 @@ static int run(run_opts *c)
 	for (int i = 0; i < 2; i++) {
 		o->player[i].ucb = o->ucb;
 		o->player[i].threshold = o->threshold;
+		o->player[i].max_empties = o->max_empties;
 	}
 	positions ps;
 	positions_load(&ps, c);
@@ -420,6 +528,8 @@ static int run(run_opts *c)
 		output *out = output_open(c->out.path, &c->out.opts);
 		if (o->perft)
 			run_perft(o, &ps, out);
+		else if (o->solve)
+			run_solve(o, &ps, out);
 		else if (o->per_move)
 			run_per_move(o, &ps, out);
 		else
@@ -440,6 +550,9 @@ static const struct option options[] = {
 	{"threshold", required_argument, NULL, 0},
 	{"per-move", required_argument, NULL, 0},
 	{"perft", required_argument, NULL, 0},
+	{"solve", no_argument, NULL, 0},
+	{"solve-all", no_argument, NULL, 0},
+	{"max-empties", required_argument, NULL, 0},
 	{NULL, 0, NULL, 0},
 };
 
@@ -451,8 +564,10 @@ const playoutgame othellorun_game = {
 		 "(tables with columns board and turn, or moves, or all three; '-' is\n"
 		 "stdin), whose other columns are carried along after a position column.\n"
 		 "      --black P         black's player: random (default), mc:N (flat\n"
-		 "                        Monte Carlo, N playouts per move) or mcts:N (UCT,\n"
-		 "                        N playouts per move)\n"
+		 "                        Monte Carlo, N playouts per move), mcts:N (UCT,\n"
+		 "                        N playouts per move) or perfect[:N] (exact from\n"
+		 "                        --max-empties empty squares on, mcts:N before;\n"
+		 "                        N defaults to 10000)\n"
 		 "      --white P         white's player, as for --black\n"
 		 "      --ucb C           mcts exploration constant (default 0.5)\n"
 		 "      --threshold T     mcts: visits before a leaf grows children\n"
@@ -461,7 +576,14 @@ const playoutgame othellorun_game = {
 		 "                        one row per move: move,games,wins,draws,losses,\n"
 		 "                        win_rate (for the side to move)\n"
 		 "      --perft D         instead: leaves of the game tree at depths 1..D\n"
-		 "                        (at most 20): depth,leaves,seconds,leaves_per_second\n",
+		 "                        (at most 20): depth,leaves,seconds,leaves_per_second\n"
+		 "      --solve           instead: each position's exact score (final disc\n"
+		 "                        difference, empty squares to the winner) and a\n"
+		 "                        best move: move,score,nodes,seconds\n"
+		 "      --solve-all       the same for every legal move, one row each\n"
+		 "      --max-empties E   refuse to solve positions with more than E empty\n"
+		 "                        squares (default 26, at most 60); perfect players\n"
+		 "                        play exactly from E on\n",
 	.options = options,
 	.create = create,
 	.option = option,

@@ -1,6 +1,7 @@
 /* othellorun: what `playout --game othello` does: random playouts and
  * matches (one row per game), flat Monte Carlo statistics per move, perft,
- * and a drawn game for people.
+ * exact endgame scores (--solve, --solve-all), and a drawn game for
+ * people.
  *
  * Positions come from the standard start or from tables (FILE operands):
  * columns `board` and `turn`, or `moves` (played from the start), or all
@@ -15,6 +16,7 @@
 #ifndef YOMI_OTHELLORUN_H
 #define YOMI_OTHELLORUN_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "othello/othelloplay.h"
@@ -24,6 +26,9 @@ typedef struct {
 	run_opts common;            /* count: games per position */
 	int64_t per_move;           /* --per-move N, or 0 */
 	int perft;                  /* --perft D, or 0 */
+	int solve;                  /* 1: --solve, 2: --solve-all, or 0 */
+	int max_empties;            /* --max-empties */
+	bool max_empties_set;
 	const char *black, *white;  /* player specs, as given */
 	othelloplay player[2];      /* parsed, by colour */
 	double ucb;                 /* mcts settings of both players */
@@ -31,6 +36,8 @@ typedef struct {
 } othellorun_opts;
 
 enum { OTHELLORUN_MAX_PERFT = 20 };
+/* The solver's table for --solve: 2^21 positions, 64 MB. */
+enum { OTHELLORUN_SOLVER_BITS = 21 };
 
 extern const playoutgame othellorun_game;
 
