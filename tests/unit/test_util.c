@@ -2,33 +2,75 @@
 #include "unit.h"
 #include "core/util.h"
 
-int main(void)
+static void test_i64_accepts_in_range(void)
 {
 	int64_t v;
-	uint64_t u;
-	double d;
 	CHECK(util_parse_i64("42", 0, 100, &v) && v == 42, "in range");
 	CHECK(util_parse_i64("-5", -10, 10, &v) && v == -5, "negative");
+}
+
+static void test_i64_rejects_out_of_range(void)
+{
+	int64_t v;
 	CHECK(!util_parse_i64("101", 0, 100, &v), "above range");
 	CHECK(!util_parse_i64("-1", 0, 100, &v), "below range");
+}
+
+static void test_i64_rejects_malformed(void)
+{
+	int64_t v;
 	CHECK(!util_parse_i64("", 0, 100, &v), "empty");
 	CHECK(!util_parse_i64(" 4", 0, 100, &v), "leading blank");
 	CHECK(!util_parse_i64("4 ", 0, 100, &v), "trailing blank");
 	CHECK(!util_parse_i64("4x", 0, 100, &v), "trailing junk");
 	CHECK(!util_parse_i64("0x10", 0, 100, &v), "hex");
+}
+
+static void test_i64_type_limits(void)
+{
+	int64_t v;
 	CHECK(!util_parse_i64("99999999999999999999", INT64_MIN, INT64_MAX, &v), "overflow");
 	CHECK(util_parse_i64("9223372036854775807", INT64_MIN, INT64_MAX, &v) && v == INT64_MAX,
 	      "INT64_MAX");
+}
+
+static void test_u64_type_limits(void)
+{
+	uint64_t u;
 	CHECK(util_parse_u64("18446744073709551615", UINT64_MAX, &u) && u == UINT64_MAX,
 	      "UINT64_MAX");
 	CHECK(!util_parse_u64("18446744073709551616", UINT64_MAX, &u), "u64 overflow");
 	CHECK(!util_parse_u64("-1", UINT64_MAX, &u), "u64 rejects minus");
+}
+
+static void test_double_accepts_in_range(void)
+{
+	double d;
 	CHECK(util_parse_double("0.5", 0, 1, &d) && d == 0.5, "double");
 	CHECK(util_parse_double(".5", 0, 1, &d) && d == 0.5, "double without leading zero");
+}
+
+static void test_double_rejects_out_of_range_and_non_finite(void)
+{
+	double d;
 	CHECK(!util_parse_double("1.5", 0, 1, &d), "double above range");
 	CHECK(!util_parse_double("nan", -1e9, 1e9, &d), "nan");
 	CHECK(!util_parse_double("inf", -1e300, 1e300, &d), "inf");
 	CHECK(!util_parse_double("1e999", -1e300, 1e300, &d), "overflow to inf");
 	CHECK(!util_parse_double("", 0, 1, &d), "empty double");
-	return unit_done();
+}
+
+static const unit_test tests[] = {
+	UNIT_TEST(i64_accepts_in_range),
+	UNIT_TEST(i64_rejects_out_of_range),
+	UNIT_TEST(i64_rejects_malformed),
+	UNIT_TEST(i64_type_limits),
+	UNIT_TEST(u64_type_limits),
+	UNIT_TEST(double_accepts_in_range),
+	UNIT_TEST(double_rejects_out_of_range_and_non_finite),
+};
+
+int main(int argc, char **argv)
+{
+	return UNIT_MAIN(tests, argc, argv);
 }
