@@ -19,13 +19,11 @@ static nim_game game(const char *spec, int m, uint32_t max, bool misere)
 	return g;
 }
 
-int main(void)
+static void test_misere_nim_matches_seed_and_bouton(void)
 {
-	util_init("unit");
-	uint32_t h[NIM_MAX_HEAPS];
-
 	/* Misere Nim, 3 heaps up to 10: the seed's table has 91 P positions,
 	 * and the solver agrees with Bouton's misere rule everywhere. */
+	uint32_t h[NIM_MAX_HEAPS];
 	nim_game g = game("nim", 3, 10, true);
 	nim_table *t = nim_solve(&g, false);
 	int p = 0, bad = 0;
@@ -37,14 +35,17 @@ int main(void)
 	CHECK(p == 91, "misere Nim 3x10 has 91 P positions (%d)", p);
 	CHECK(bad == 0, "misere Nim 3x10: solver equals Bouton's misere rule (%d differ)", bad);
 	nim_table_free(t);
+}
 
+static void test_normal_nim_is_bouton_and_nim_sum(void)
+{
 	/* Normal Nim, 3 heaps up to 12 and 4 heaps up to 5: outcome is
 	 * Bouton's rule, Grundy is the nim-sum and equals the mex. */
+	uint32_t h[NIM_MAX_HEAPS];
 	for (int m = 3; m <= 4; m++) {
-		g = game("nim", m, m == 3 ? 12 : 5, false);
-		t = nim_solve(&g, true);
-		bad = 0;
-		int gbad = 0;
+		nim_game g = game("nim", m, m == 3 ? 12 : 5, false);
+		nim_table *t = nim_solve(&g, true);
+		int bad = 0, gbad = 0;
 		for (uint64_t i = 0; i < t->n; i++) {
 			nim_decode(&g, i, h);
 			bad += (t->outcome[i] == 0) != nim_bouton_p(h, m, false);
@@ -54,16 +55,23 @@ int main(void)
 		      bad, gbad);
 		nim_table_free(t);
 	}
+}
 
-	/* Bouton's moves reach P positions, normal and misere. */
-	bad = 0;
+static void test_bouton_move_reaches_p_position(void)
+{
+	/* Bouton's moves reach P positions, normal and misere. Of the 1000
+	 * positions of 3 heaps up to 9, 76 are P in either play, and misere's
+	 * empty position is won without a move: 924 + 923 moves to make. */
+	uint32_t h[NIM_MAX_HEAPS];
+	int bad = 0, moves = 0;
 	for (int mis = 0; mis < 2; mis++) {
-		g = game("nim", 3, 9, mis);
+		nim_game g = game("nim", 3, 9, mis);
 		for (uint64_t i = 0; i < nim_positions(&g); i++) {
 			nim_decode(&g, i, h);
 			uint32_t before[3] = {h[0], h[1], h[2]};
 			if (nim_bouton_p(h, 3, mis) || h[0] + h[1] + h[2] == 0)
 				continue; /* P, or misere's empty position: won, no move */
+			moves++;
 			int changed = 0;
 			if (!nim_bouton_move(h, 3, mis))
 				bad++;
@@ -73,22 +81,31 @@ int main(void)
 				bad++;
 		}
 	}
-	CHECK(bad == 0, "Bouton's move takes from one heap and leaves a P position (%d bad)", bad);
+	CHECK(bad == 0 && moves == 1847,
+	      "Bouton's move takes from one heap and leaves a P position (%d moves, %d bad)", moves,
+	      bad);
+}
 
+static void test_wythoff_pairs_are_beatty_sequences(void)
+{
 	/* Wythoff: the first Beatty pairs are A000201 and A001950. */
 	static const uint64_t a201[] = {1, 3, 4, 6, 8, 9, 11, 12, 14, 16, 17, 19, 21, 22, 24, 25, 27, 29, 30, 32};
 	static const uint64_t a1950[] = {2, 5, 7, 10, 13, 15, 18, 20, 23, 26, 28, 31, 34, 36, 39, 41, 44, 47, 49, 52};
-	bad = 0;
+	int bad = 0;
 	for (int k = 1; k <= 20; k++) {
 		uint64_t a, b;
 		nim_wythoff_pair((uint64_t)k, &a, &b);
 		bad += a != a201[k - 1] || b != a1950[k - 1];
 	}
 	CHECK(bad == 0, "Wythoff pairs 1..20 are A000201 and A001950");
+}
+
+static void test_wythoff_pairs_partition_integers(void)
+{
 	/* Up to 10000 the pairs are complementary Beatty sequences: every
 	 * positive integer appears exactly once, and b - a = k. */
 	uint8_t *seen = calloc(30001, 1);
-	bad = 0;
+	int bad = 0;
 	for (uint64_t k = 1; k <= 10000; k++) {
 		uint64_t a, b;
 		nim_wythoff_pair(k, &a, &b);
@@ -103,10 +120,14 @@ int main(void)
 		bad += seen[v] != 1;
 	free(seen);
 	CHECK(bad == 0, "Wythoff pairs up to k = 10000 partition the integers up to %llu", (unsigned long long)a10000);
+}
+
+static void test_wythoff_pairs_match_solver(void)
+{
 	/* The generic solver's P positions on 1000 x 1000 are exactly the
 	 * pairs and their swaps. */
-	g = game("wythoff", 2, 1000, false);
-	t = nim_solve(&g, false);
+	nim_game g = game("wythoff", 2, 1000, false);
+	nim_table *t = nim_solve(&g, false);
 	uint8_t *isp = calloc(t->n, 1);
 	for (uint64_t k = 0; k <= 1000; k++) {
 		uint64_t a, b;
@@ -117,19 +138,22 @@ int main(void)
 			isp[nim_encode(&g, y)] = 1;
 		}
 	}
-	bad = 0;
+	int bad = 0;
 	for (uint64_t i = 0; i < t->n; i++)
 		bad += (t->outcome[i] == 0) != isp[i];
 	free(isp);
 	nim_table_free(t);
 	CHECK(bad == 0, "Wythoff 1000x1000: solver P positions = Beatty pairs and swaps (%d differ)", bad);
+}
 
+static void test_wythoff_grundy_rows_and_diagonal(void)
+{
 	/* Wythoff Grundy values: rows 3 and 4 and the diagonal. */
 	static const uint32_t row3[] = {3, 4, 5, 6, 2, 0, 1, 9, 10, 12, 8, 7, 15, 11, 16, 18, 14, 13, 21, 17, 22, 24, 20, 19, 27, 23, 28, 30, 26, 25, 33, 29, 34, 36, 32, 31, 39, 35, 40, 42, 38, 37, 45, 41, 46, 48, 44, 43, 51, 47, 52, 54, 50, 49, 57, 53, 58, 60, 56, 55, 63, 59};
 	static const uint32_t row4[] = {4, 5, 3, 2, 7, 6, 9, 0, 1, 8, 13, 12, 11, 16, 15, 10, 19, 18, 17, 14, 21, 20, 25, 24, 23, 28, 27, 22, 31, 30, 29, 26, 33, 32, 37, 36, 35, 40, 39, 34, 43, 42, 41, 38, 45, 44, 49, 48, 47, 52, 51, 46, 55, 54, 53, 50, 57, 56, 61, 60, 59, 64};
 	static const uint32_t diag[] = {0, 2, 1, 6, 7, 8, 3, 5, 4, 16, 14, 15, 10, 9, 11, 20, 13, 21, 12, 25, 17, 18, 19, 30, 31, 38, 35, 36, 22, 23, 43, 45, 48, 49, 24, 26, 27, 28, 29, 33, 60, 32, 61, 57, 66, 37, 63, 34, 64, 67, 40, 39, 41, 42, 82, 44, 74, 79, 47, 46, 87, 86, 50, 95, 96, 52, 101, 51, 102, 53, 54};
-	g = game("wythoff", 2, 80, false);
-	t = nim_solve(&g, true);
+	nim_game g = game("wythoff", 2, 80, false);
+	nim_table *t = nim_solve(&g, true);
 	int b3 = 0, b4 = 0, bd = 0;
 	for (uint32_t n = 0; n < 62; n++) {
 		uint32_t x[2] = {3, n}, y[2] = {4, n};
@@ -143,10 +167,14 @@ int main(void)
 	CHECK(b3 == 0 && b4 == 0, "Wythoff Grundy rows 3 and 4 are A004484, A004485 (%d, %d differ)", b3, b4);
 	CHECK(bd == 0, "Wythoff Grundy diagonal is A047708 (%d differ)", bd);
 	nim_table_free(t);
+}
 
+static void test_misere_wythoff_differs_at_six_positions(void)
+{
 	/* Misere Wythoff differs from normal play only at small positions:
 	 * (0,0) and (1,2), (2,1) are P in normal play and N in misere play;
 	 * (0,1), (1,0) and (2,2) the other way round. Checked on 300 x 300. */
+	uint32_t h[NIM_MAX_HEAPS];
 	nim_game gn = game("wythoff", 2, 300, false), gm = game("wythoff", 2, 300, true);
 	nim_table *tn = nim_solve(&gn, false), *tm = nim_solve(&gm, false);
 	char diff[256] = "";
@@ -158,48 +186,79 @@ int main(void)
 	CHECK_STR(diff, "(0,0)(1,0)(0,1)(2,1)(1,2)(2,2)", "misere and normal Wythoff differ only at six small positions");
 	nim_table_free(tn);
 	nim_table_free(tm);
+}
 
+static void test_kayles_grundy_and_period(void)
+{
 	/* Kayles (0.77): A002186, periodic with period 12 from n = 71. */
 	static const uint32_t kayles[] = {0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6, 4, 1, 2, 7, 1, 4, 3, 2, 1, 4, 6, 7, 4, 1, 2, 8, 5, 4, 7, 2, 1, 8, 6, 7, 4, 1, 2, 3, 1, 4, 7, 2, 1, 8, 2, 7, 4, 1, 2, 8, 1, 4, 7, 2, 1, 4, 2, 7, 4, 1, 2, 8, 1, 4, 7, 2, 1, 8, 6, 7, 4, 1, 2, 8, 1, 4, 7, 2, 1, 8, 2, 7, 4, 1, 2, 8, 1, 4, 7, 2, 1, 8, 2, 7, 4, 1, 2, 8, 1, 4, 7, 2, 1};
-	g = game("octal:0.77", 1, 0, false);
+	nim_game g = game("octal:0.77", 1, 0, false);
 	uint32_t *v = nim_octal_grundy(&g, 500);
-	bad = 0;
+	int bad = 0;
 	for (int i = 0; i < 105; i++)
 		bad += v[i] != kayles[i];
 	CHECK(bad == 0, "Kayles Grundy values 0..104 are A002186");
-	uint32_t per, pre;
+	uint32_t per = 0, pre = 0;
 	CHECK(nim_octal_period(&g, v, 500, &per, &pre) && per == 12 && pre == 71,
 	      "Kayles: period 12 from heap 71");
 	free(v);
+}
 
+static void test_dawson_kayles_grundy_and_period(void)
+{
 	/* Dawson's Kayles (0.07): A002187(n - 1); period 34, the last
 	 * exception of A002187 at 51 puts the start of the period at 53. */
 	static const uint32_t dawson[] = {0, 1, 1, 2, 0, 3, 1, 1, 0, 3, 3, 2, 2, 4, 0, 5, 2, 2, 3, 3, 0, 1, 1, 3, 0, 2, 1, 1, 0, 4, 5, 2, 7, 4, 0, 1, 1, 2, 0, 3, 1, 1, 0, 3, 3, 2, 2, 4, 4, 5, 5, 2, 3, 3, 0, 1, 1, 3, 0, 2, 1, 1, 0, 4, 5, 3, 7, 4, 8, 1, 1, 2, 0, 3, 1, 1, 0, 3, 3, 2, 2, 4, 4, 5, 5, 9, 3, 3, 0, 1, 1, 3, 0, 2, 1, 1, 0, 4, 5, 3, 7, 4, 8, 1, 1, 2, 0, 3, 1, 1, 0, 3, 3, 2, 2, 4, 4, 5, 5, 9, 3, 3, 0, 1, 1, 3, 0, 2, 1, 1, 0, 4};
 	size_t nd = sizeof dawson / sizeof dawson[0];
-	g = game("octal:0.07", 1, 0, false);
-	v = nim_octal_grundy(&g, 600);
-	bad = v[0] != 0;
+	nim_game g = game("octal:0.07", 1, 0, false);
+	uint32_t *v = nim_octal_grundy(&g, 600);
+	int bad = v[0] != 0;
 	for (size_t i = 1; i <= nd; i++)
 		bad += v[i] != dawson[i - 1];
 	CHECK(bad == 0, "Dawson's Kayles Grundy values are A002187 shifted by one (%zu terms)", nd);
+	uint32_t per = 0, pre = 0;
 	CHECK(nim_octal_period(&g, v, 600, &per, &pre) && per == 34 && pre == 53,
 	      "Dawson's Kayles: period 34 from heap 53 (got %u from %u)", per, pre);
 	free(v);
+}
+
+static void test_octal_sets_match_grundy(void)
+{
 	/* The search over sets of heaps agrees with the Grundy values in
-	 * normal play (P exactly where G = 0), for Kayles and Dawson's Kayles. */
+	 * normal play (P exactly where G = 0), for Kayles, Dawson's Kayles
+	 * and 0.137. */
 	const char *octs[] = {"octal:0.77", "octal:0.07", "octal:0.137"};
 	for (int k = 0; k < 3; k++) {
-		g = game(octs[k], 1, 0, false);
-		v = nim_octal_grundy(&g, 40);
+		nim_game g = game(octs[k], 1, 0, false);
+		uint32_t *v = nim_octal_grundy(&g, 40);
 		uint8_t out[41];
 		uint32_t rem[41];
 		char mv[41][16];
 		bool ok = nim_octal_sets(&g, 40, 5000000, out, rem, mv);
-		bad = 0;
+		int bad = 0;
 		for (int i = 0; i <= 40; i++)
 			bad += ok ? (out[i] == 0) != (v[i] == 0) : 1;
 		CHECK(ok && bad == 0, "%s: outcomes on sets of heaps match the Grundy values to heap 40", octs[k]);
 		free(v);
 	}
-	return unit_done();
+}
+
+static const unit_test tests[] = {
+	UNIT_TEST(misere_nim_matches_seed_and_bouton),
+	UNIT_TEST(normal_nim_is_bouton_and_nim_sum),
+	UNIT_TEST(bouton_move_reaches_p_position),
+	UNIT_TEST(wythoff_pairs_are_beatty_sequences),
+	UNIT_TEST(wythoff_pairs_partition_integers),
+	UNIT_TEST(wythoff_pairs_match_solver),
+	UNIT_TEST(wythoff_grundy_rows_and_diagonal),
+	UNIT_TEST(misere_wythoff_differs_at_six_positions),
+	UNIT_TEST(kayles_grundy_and_period),
+	UNIT_TEST(dawson_kayles_grundy_and_period),
+	UNIT_TEST(octal_sets_match_grundy),
+};
+
+int main(int argc, char **argv)
+{
+	util_init("unit");
+	return UNIT_MAIN(tests, argc, argv);
 }
