@@ -70,9 +70,8 @@ static uint64_t ref_moves(uint64_t me, uint64_t opp)
 	return m;
 }
 
-int main(void)
+static void test_start_position(void)
 {
-	util_init("unit");
 	othello_pos p;
 	othello_start(&p);
 	char text[65];
@@ -80,27 +79,33 @@ int main(void)
 	CHECK_STR(text, "---------------------------OX------XO---------------------------",
 		  "standard start: white d4 e5, black d5 e4");
 	CHECK(othello_moves(p.me, p.opp) == squares("d3 c4 f5 e6"), "black's first moves: d3 c4 f5 e6");
+}
 
+static void test_c3_flips_in_eight_directions(void)
+{
 	/* Playing c3 flips in all eight directions, up to a black disc each. */
 	static const char *const star[8] = {
 		"X-X-X---", "-OOO----", "XO-OOX--", "-OOOO---",
 		"X-XOO---", "-----X--", "--------", "--------",
 	};
-	p = board(star, "X");
+	othello_pos p = board(star, "X");
 	CHECK(othello_flips(p.me, p.opp, sq("c3")) == squares("b2 c2 d2 b3 d3 e3 b4 c4 d4 e5"),
 	      "c3 flips ten discs in eight directions");
 	othello_play(&p, sq("c3"));
 	CHECK(p.turn == OTHELLO_WHITE && __builtin_popcountll(othello_black(&p)) == 19 &&
 		      __builtin_popcountll(othello_white(&p)) == 2,
 	      "after c3: white to move, 19 black, 2 white");
+}
 
+static void test_runs_do_not_wrap_at_edges(void)
+{
 	/* Runs that reach the edge flip nothing: no wrapping onto the next
 	 * rank, whichever way. */
 	static const char *const wrap_e[8] = {
 		"-------O", "X-------", "--------", "---OX---",
 		"---XO---", "--------", "--------", "--------",
 	};
-	p = board(wrap_e, "X");
+	othello_pos p = board(wrap_e, "X");
 	CHECK(!(othello_moves(p.me, p.opp) >> sq("g1") & 1) && !othello_flips(p.me, p.opp, sq("g1")),
 	      "g1 does not flip h1 by wrapping to a2");
 	static const char *const wrap_w[8] = {
@@ -116,13 +121,16 @@ int main(void)
 	p = board(wrap_d, "X");
 	CHECK(!othello_flips(p.me, p.opp, sq("g1")) && !(othello_moves(p.me, p.opp) >> sq("g1") & 1),
 	      "diagonals do not wrap either (g1, h2, then a4)");
+}
 
+static void test_corner_moves_flip_along_edges(void)
+{
 	/* A corner move along a rank, a file and the diagonal. */
 	static const char *const corner[8] = {
 		"-OX-----", "OO------", "X-X-----", "---OX---",
 		"---XO---", "--------", "--------", "--------",
 	};
-	p = board(corner, "X");
+	othello_pos p = board(corner, "X");
 	CHECK(othello_flips(p.me, p.opp, sq("a1")) == squares("b1 a2 b2"), "a1 flips b1, a2 and b2");
 	static const char *const corner8[8] = {
 		"--------", "--------", "--------", "---OX---",
@@ -131,13 +139,16 @@ int main(void)
 	p = board(corner8, "X");
 	CHECK(othello_flips(p.me, p.opp, sq("h8")) == squares("g8 g7 f6"),
 	      "h8 flips g8 along the rank, g7 and f6 along the diagonal to e5");
+}
 
+static void test_pass_then_wipeout_ends_game(void)
+{
 	/* A pass, then a move that leaves black without discs: the end. */
 	static const char *const pass[8] = {
 		"-XOOOOOO", "--------", "--------", "---OO---",
 		"---OO---", "--------", "--------", "--------",
 	};
-	p = board(pass, "X");
+	othello_pos p = board(pass, "X");
 	CHECK(!othello_moves(p.me, p.opp) && othello_legal(&p, OTHELLO_PASS) && !othello_over(&p),
 	      "black has no move and must pass");
 	CHECK(!othello_legal(&p, sq("a1")), "a1 is not black's");
@@ -149,8 +160,12 @@ int main(void)
 	CHECK(othello_over(&p) && !othello_black(&p) && !othello_legal(&p, OTHELLO_PASS),
 	      "black wiped out: the game is over and nobody may pass");
 	CHECK(othello_perft(&p, 5) == 1, "a finished game is one leaf at any depth");
+}
 
-	/* Text. */
+static void test_parse_rejects_bad_text(void)
+{
+	othello_pos p;
+	char text[65];
 	const char *err = othello_parse("XO", "X", &p);
 	CHECK_STR(err, "board must have 64 characters (X, O or -)", "short board");
 	static const char *const bad[8] = {
@@ -160,6 +175,7 @@ int main(void)
 	memcpy(text, bad[0], 8);
 	for (int r = 1; r < 8; r++)
 		memcpy(text + 8 * r, bad[r], 8);
+	text[64] = '\0';
 	CHECK_STR(othello_parse(text, "X", &p), "board may hold only X, O and -", "lowercase x");
 	text[0] = '-';
 	text[27] = '-';
@@ -169,6 +185,10 @@ int main(void)
 	CHECK_STR(othello_parse(text, "?", &p), "side to move must be X (black) or O (white)",
 		  "unknown side to move");
 	CHECK(othello_parse(text, "white", &p) == NULL && p.turn == OTHELLO_WHITE, "turn 'white'");
+}
+
+static void test_move_names_round_trip(void)
+{
 	char name[5];
 	int ok = 1;
 	for (int m = 0; m < OTHELLO_NMOVES; m++) {
@@ -178,7 +198,10 @@ int main(void)
 	CHECK(ok && sq("a1") == 0 && sq("h1") == 7 && sq("a8") == 56 && sq("h8") == 63 &&
 		      sq("i1") < 0 && sq("a9") < 0 && sq("Pass") < 0,
 	      "move names round-trip; a1 = 0, h8 = 63");
+}
 
+static void test_bitboards_match_reference(void)
+{
 	/* Bitboards against the reference on every position of 300 random
 	 * games, and each game replays move by move to its recorded end. */
 	rng r;
@@ -210,10 +233,13 @@ int main(void)
 	}
 	CHECK(!bad_moves && !bad_flips, "moves and flips equal the reference on %d positions", positions);
 	CHECK(!bad_replay, "300 random games replay legally to their ends");
+}
 
+static void test_batch_equals_single_games(void)
+{
 	/* Batches equal games one at a time from the same streams. */
 	othello_pos st[OTHELLO_BATCH];
-	rng rb[OTHELLO_BATCH];
+	rng rb[OTHELLO_BATCH], r;
 	othello_game gb[OTHELLO_BATCH];
 	int same = 1;
 	for (int j = 0; j < OTHELLO_BATCH; j++) {
@@ -229,24 +255,31 @@ int main(void)
 			g1.end.me == gb[j].end.me;
 	}
 	CHECK(same, "a batch of %d games equals the games one by one", OTHELLO_BATCH);
+}
 
+static void test_perft_known_counts(void)
+{
 	/* Perft from the start (the published counts, depths 1-11). */
 	static const uint64_t perft[] = {4, 12, 56, 244, 1396, 8200, 55092, 390216, 3005288,
 					 24571284, 212258800};
+	othello_pos p;
 	othello_start(&p);
 	for (int d = 1; d <= 11; d++) {
 		uint64_t n = othello_perft(&p, d);
 		CHECK(n == perft[d - 1], "perft %d = %llu", d, (unsigned long long)n);
 	}
+}
 
-	/* UCT finds a won corner: white to move wins at once with h8? A
-	 * simpler certainty: with one legal move, every player returns it. */
+static void test_players_take_only_legal_move(void)
+{
+	/* With one legal move, every player returns it. */
 	static const char *const only[8] = {
 		"-XOOOOOO", "--------", "--------", "---OO---",
 		"---OO---", "--------", "--------", "--------",
 	};
-	p = board(only, "O");
+	othello_pos p = board(only, "O");
 	othelloplay pl;
+	rng r;
 	int agree = 1;
 	const char *const specs[] = {"random", "mc:10", "mcts:50"};
 	for (int i = 0; i < 3; i++) {
@@ -257,10 +290,16 @@ int main(void)
 		othelloplay_free(&pl);
 	}
 	CHECK(agree, "random, mc and mcts all play the only legal move");
+}
 
+static void test_random_player_replays_playouts(void)
+{
 	/* The random player replays random playouts move for move. */
+	othelloplay pl;
+	othello_pos p;
+	rng r;
 	othelloplay_parse("random", 0.5, 5, &pl);
-	same = 1;
+	int same = 1;
 	for (int gi = 0; gi < 50; gi++) {
 		othello_game g;
 		othello_start(&p);
@@ -275,10 +314,38 @@ int main(void)
 		}
 		same &= othello_over(&p);
 	}
+	othelloplay_free(&pl);
 	CHECK(same, "the random player plays the random playouts' moves");
+}
+
+static void test_player_specs(void)
+{
+	othelloplay pl;
 	CHECK(!othelloplay_parse("mcts:0", 0.5, 5, &pl) && !othelloplay_parse("mc:x", 0.5, 5, &pl) &&
 		      !othelloplay_parse("alpha", 0.5, 5, &pl) && othelloplay_parse("mc:7", 0.5, 5, &pl) &&
 		      pl.kind == OTHELLOPLAY_MC && pl.playouts == 7,
 	      "player specs");
-	return unit_done();
+	othelloplay_free(&pl);
+}
+
+static const unit_test tests[] = {
+	UNIT_TEST(start_position),
+	UNIT_TEST(c3_flips_in_eight_directions),
+	UNIT_TEST(runs_do_not_wrap_at_edges),
+	UNIT_TEST(corner_moves_flip_along_edges),
+	UNIT_TEST(pass_then_wipeout_ends_game),
+	UNIT_TEST(parse_rejects_bad_text),
+	UNIT_TEST(move_names_round_trip),
+	UNIT_TEST(bitboards_match_reference),
+	UNIT_TEST(batch_equals_single_games),
+	UNIT_TEST(perft_known_counts),
+	UNIT_TEST(players_take_only_legal_move),
+	UNIT_TEST(random_player_replays_playouts),
+	UNIT_TEST(player_specs),
+};
+
+int main(int argc, char **argv)
+{
+	util_init("unit");
+	return UNIT_MAIN(tests, argc, argv);
 }
