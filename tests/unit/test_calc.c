@@ -101,9 +101,8 @@ static double rank_value(void *ctx, calc_state *turned, double alpha)
 	return b->value[turned->hand];
 }
 
-int main(void)
+static void test_foundation_needs(void)
 {
-	util_init("unit");
 	CHECK(calc_need(0, 1) == 2 && calc_need(1, 1) == 4 && calc_need(2, 1) == 6 &&
 		      calc_need(3, 1) == 8 && calc_need(1, 6) == 1 && calc_need(3, 12) == 13 &&
 		      calc_need(3, 13) == 0,
@@ -113,7 +112,10 @@ int main(void)
 		seq[n] = calc_rank_char(calc_need(3, n));
 	seq[13] = '\0';
 	CHECK_STR(seq, "48Q37J26TA59K", "F4's sequence");
+}
 
+static void test_win_deck_played_straight_up(void)
+{
 	/* A deck won by playing each card straight to its foundation. */
 	calc_state s = deal(WIN, 0);
 	CHECK(s.hand == 2 && s.next == 1 && s.found[0] == 1 && s.npiles == 4, "deal turns the first card");
@@ -128,13 +130,21 @@ int main(void)
 	CHECK(calcsolve_run(&exact, &s, 0, NULL) == CALCSOLVE_WON &&
 		      calcsolve_run(&eager, &s, 0, &first) == CALCSOLVE_WON && first == CALC_MOVE(0, 0),
 	      "WIN: both solvers win, eagerly starting 2>F1");
+	calcsolve_free(&exact);
+	calcsolve_free(&eager);
+}
 
+static void test_down_deck_needs_nested_search(void)
+{
 	/* A deck no simple play wins, though it can be won: the solvers give
 	 * up on it, and nested search with the stock known finds a win only
 	 * three levels deep (its line replays through the rules). */
-	s = deal(DOWN, 0);
+	calcsolve eager;
+	calcsolve_init(&eager, 16, false);
+	calc_state s = deal(DOWN, 0);
 	CHECK(calcsolve_run(&eager, &s, 1000, NULL) == CALCSOLVE_UNKNOWN && eager.nodes == 1000,
 	      "DOWN: the eager solver gives up after its budget");
+	calcsolve_free(&eager);
 	int down_rest[4];
 	bool down_replays = true;
 	for (int level = 0; level < 4; level++) {
@@ -164,14 +174,17 @@ int main(void)
 		wins += calc_success(&s);
 	}
 	CHECK(!wins, "DOWN: 1000 random games all fail");
+}
 
+static void test_greedy_placement(void)
+{
 	/* Greedy's placement, checked by hand at the start (F1-F4 want 2 4 6
 	 * 8; the J is 4 cards off on F4, a 5 3 off, 9 3 Q 1, A 5, K 11). The
 	 * tightest fit would be the A (5) on W1, but it covers the 5, needed
 	 * before the J; the K on W2 covers nothing needed sooner. */
 	static const uint8_t start[4] = {1, 1, 1, 1};
-	s = hand_made(start, 'J', "AA22233444555666677778888999TTTTJJJQQQQKKK",
-		      (const char *const[]){"5A", "K", "9", "3"});
+	calc_state s = hand_made(start, 'J', "AA22233444555666677778888999TTTTJJJQQQQKKK",
+				 (const char *const[]){"5A", "K", "9", "3"});
 	CHECK(calc_greedy_move(&s) == CALC_MOVE(0, 5), "greedy: J on the K that covers nothing sooner");
 	/* No top needed later than the J, no empty pile: the pile covering
 	 * the fewest cards needed sooner (W2's 9, over a K; W3's 3 ties and
@@ -182,20 +195,36 @@ int main(void)
 	s = hand_made(start, 'J', "AAA2233444555566667777888899TTTTJJJQQQQKKK",
 		      (const char *const[]){"29", "K9", "3", ""});
 	CHECK(calc_greedy_move(&s) == CALC_MOVE(0, 7), "greedy: an empty pile before covering");
+}
 
+static void test_endgame_bound_and_swap(void)
+{
 	/* A hand-checked endgame: the 2 on the 3 F4 wants is stuck for good
 	 * (the relaxed game proves it before any search); swapped, it wins. */
-	s = endgame(false);
+	calcsolve exact, eager;
+	calcsolve_init(&exact, 16, true);
+	calcsolve_init(&eager, 16, false);
+	int first;
+	calc_state s = endgame(false);
 	CHECK(calcsolve_run(&exact, &s, 0, NULL) == CALCSOLVE_LOST && exact.nodes == 0,
 	      "2 on 3: lost by the bound alone");
 	s = endgame(true);
 	CHECK(calcsolve_run(&exact, &s, 0, NULL) == CALCSOLVE_WON &&
 		      calcsolve_run(&eager, &s, 0, &first) == CALCSOLVE_WON && first == CALC_MOVE(1, 3),
 	      "3 on 2: won, W1>F4 first");
+	calcsolve_free(&exact);
+	calcsolve_free(&eager);
+}
 
+static void test_seeded_deal_solver_line_wins(void)
+{
 	/* A seeded deal greedy loses and a clairvoyant player wins: following
 	 * the eager solver's first moves, each legal, wins it. */
+	calcsolve eager;
+	calcsolve_init(&eager, 16, false);
 	uint8_t d5[52];
+	rng rd;
+	calc_state s;
 	rng_stream(&rd, 1, 5);
 	calc_shuffle(0, &rd, d5);
 	calc_deal(&s, 0, d5);
@@ -210,18 +239,33 @@ int main(void)
 			calc_play(&s, m);
 	}
 	CHECK(legal && calc_success(&s), "seeded deal 5: the solver's line replays and wins");
+	calcsolve_free(&eager);
+}
 
-	/* Hand-checked chances for a player who cannot see the order: the 7
-	 * on any card waits safely (a K turned first goes to W4, a 3 first
-	 * lets the 7 and the piles up while the K waits in hand); the 7 on
-	 * W4 leaves a K turned first nowhere that blocks nothing: 1/2. Knowing
-	 * the order, the K-first order is lost either way, the 3-first won. */
-	calc_state base = chance_endgame(), after[4];
+/* chance_endgame() after the 7 in hand went to each of W1-W4, its
+ * replacement not yet turned. */
+static void chance_endgame_after(calc_state after[4])
+{
+	calc_state base = chance_endgame();
 	calc_check(&base);
 	for (int w = 0; w < 4; w++) {
 		after[w] = base;
 		calc_play_unturned(&after[w], CALC_MOVE(0, 4 + w));
 	}
+}
+
+static void test_unseen_order_chances(void)
+{
+	/* Hand-checked chances for a player who cannot see the order: the 7
+	 * on any card waits safely (a K turned first goes to W4, a 3 first
+	 * lets the 7 and the piles up while the K waits in hand); the 7 on
+	 * W4 leaves a K turned first nowhere that blocks nothing: 1/2. Knowing
+	 * the order, the K-first order is lost either way, the 3-first won. */
+	calcsolve exact, eager;
+	calcsolve_init(&exact, 16, true);
+	calcsolve_init(&eager, 16, false);
+	calc_state after[4], s;
+	chance_endgame_after(after);
 	double v[4];
 	CHECK(calcsolve_expect(&eager, after, 4, 0, true, v) && v[0] == 1 && v[1] == 1 && v[2] == 1 &&
 		      v[3] == 0.5,
@@ -240,9 +284,16 @@ int main(void)
 	CHECK(calcsolve_expect(&eager, after, 4, 0, false, v) && v[0] == 1 && v[1] == 1 &&
 		      v[2] == 1 && v[3] == 1 - 1e-6,
 	      "cut short: the ties with the best exact, W4 only bounded (%.9g)", v[3]);
+	calcsolve_free(&exact);
+	calcsolve_free(&eager);
+}
 
+static void test_chance_node_mean_and_cut(void)
+{
 	/* The chance node's cut, on W4's position (unseen 3 and K; the hand
 	 * empty): a 3 worth 0 and a K worth 1 average 1/2. */
+	calc_state after[4];
+	chance_endgame_after(after);
 	by_rank b = {.value = {[3] = 0, [13] = 1}};
 	CHECK(calc_next_card_mean(&after[3], 0, rank_value, &b) == 0.5 && b.calls == 2,
 	      "a chance node's mean: 1/2 (%d calls)", b.calls);
@@ -256,44 +307,67 @@ int main(void)
 	/* A search's position after calc_play_unturned (hand empty, a card face
 	 * down, no top fits) is not over: the 3 is still to come. */
 	CHECK(!calc_over(&after[3]), "a card still face down: not over");
+}
 
+static void test_simple_tree_waits_for_unseen_card(void)
+{
 	/* F4 at 4 8 Q 3 wanting 7 then J 2 6 T A 5 9 K, the K in hand, the 7
 	 * unseen, the rest on W1 in the order F4 wants it (J on top). The K
 	 * on W1 buries the J for good; on an empty pile it waits while the 7,
 	 * then W1, go up. The simple tree must tell them apart at level 1:
 	 * its children wait for the 7, so they are not finished games. */
-	s = hand_made((const uint8_t[4]){13, 13, 13, 4}, 'K', "7",
-		      (const char *const[]){"95AT62J", "", "", ""});
+	calc_state s = hand_made((const uint8_t[4]){13, 13, 13, 4}, 'K', "7",
+				 (const char *const[]){"95AT62J", "", "", ""});
 	calcplay simple1 = {.kind = CALCPLAY_SIMPLE, .level = 1, .width = 4, .bad = -1};
+	rng rd;
 	rng_stream(&rd, 3, 0);
 	CHECK(calcplay_move(&simple1, &s, &rd) == CALC_MOVE(0, 5),
 	      "simple, level 1: the K on an empty pile");
 	calcplay_free(&simple1);
+}
 
+static void test_two_ks_eager_uncovers_ten(void)
+{
 	/* Two Ks on tops and F2 wanting one: only W4's uncovers the T that F4
 	 * wants next, then A (hand), 5, 9 (unseen, either order: the 9 can
 	 * wait on a pile) and W3's K. Eager play takes that copy too. */
-	static const char *const two_ks[] = {"", "", "K", "TK"}, *const wait9[] = {"", "", "9", "9KJ"};
-	s = hand_made((const uint8_t[]){13, 12, 13, 8}, 'A', "95", two_ks);
+	calcsolve eager;
+	calcsolve_init(&eager, 16, false);
+	static const char *const two_ks[] = {"", "", "K", "TK"};
+	calc_state s = hand_made((const uint8_t[]){13, 12, 13, 8}, 'A', "95", two_ks);
+	double v[1];
+	int first;
 	CHECK(calcsolve_expect(&eager, &s, 1, 0, true, v) && v[0] == 1,
 	      "two Ks on tops: eager play uncovers the T (%g)", v[0]);
 	CHECK(calcsolve_run(&eager, &s, 0, &first) == CALCSOLVE_WON && first == CALC_MOVE(4, 1),
 	      "two Ks on tops: W4>F2 first");
+	calcsolve_free(&eager);
+}
+
+static void test_nine_must_wait_needs_full_search(void)
+{
 	/* F2 wants 7 9 J K, F4 5 9 K; the K in hand, 7 and 5 unseen, a 9 on W3
 	 * and 9 K J on W4. If the 5 comes first, F4 wants W3's 9 at once, but
 	 * F2 needs that 9 before the J covering W4's: the 9 must wait, which
 	 * only a search of every move finds (the K on an empty pile: won
 	 * surely; eager lines win only when the 7 comes first). */
-	s = hand_made((const uint8_t[]){13, 9, 13, 10}, 'K', "75", wait9);
+	calcsolve exact, eager;
+	calcsolve_init(&exact, 16, true);
+	calcsolve_init(&eager, 16, false);
+	static const char *const wait9[] = {"", "", "9", "9KJ"};
+	calc_state s = hand_made((const uint8_t[]){13, 9, 13, 10}, 'K', "75", wait9);
+	double v[1];
 	CHECK(calcsolve_expect(&eager, &s, 1, 0, true, v) && v[0] == 0.5,
 	      "a 9 that must wait: eager lines win half the orders (%g)", v[0]);
 	CHECK(calcsolve_expect(&exact, &s, 1, 0, true, v) && v[0] == 1,
 	      "a 9 that must wait: every move searched wins surely (%g)", v[0]);
 	calcsolve_free(&exact);
 	calcsolve_free(&eager);
+}
 
-	/* Moves and names. */
-	s = deal(WIN, 0);
+static void test_moves_and_names(void)
+{
+	calc_state s = deal(WIN, 0);
 	int m[CALC_MAX_MOVES];
 	int n = calc_moves(&s, m, false);
 	char name[8];
@@ -305,7 +379,10 @@ int main(void)
 	CHECK(s.hand == 3 && s.len[1] == 1 && !strcmp(name, "W2>F1") && calc_legal(&s, CALC_MOVE(2, 0)) &&
 		      !calc_legal(&s, CALC_MOVE(0, 0)),
 	      "2 to W2; then W2>F1 is legal, 3>F1 is not");
+}
 
+static void test_crowded_position_moves(void)
+{
 	/* Two foundations needing the hand's rank, four piles topped by it:
 	 * 2 + 4 + 8 moves (more than 12, the bound once used here). */
 	calc_state many = deal(WIN, 0);
@@ -317,8 +394,10 @@ int main(void)
 	}
 	int mm[CALC_MAX_MOVES];
 	CHECK(calc_moves(&many, mm, false) == 14 && mm[13] == CALC_MOVE(4, 2), "14 moves in a crowded position");
+}
 
-	/* Decks as text. */
+static void test_deck_parse_errors(void)
+{
 	uint8_t d[52];
 	CHECK_STR(calc_parse_deck("A23", 0, d), "deck must have 48 cards (A23456789TJQK)", "short deck");
 	CHECK_STR(calc_parse_deck(WIN, CALC_NOFOUND, d), "deck must have 52 cards (A23456789TJQK)",
@@ -334,11 +413,14 @@ int main(void)
 	bad[47] = 'A'; /* the last K becomes a fourth A */
 	CHECK_STR(calc_parse_deck(bad, 0, d), "deck holds a fourth A, 2, 3 or 4: those start the foundations",
 		  "starter in the stock");
+}
 
-	/* Variants. */
+static void test_variants(void)
+{
 	char full[53];
+	int m[CALC_MAX_MOVES];
 	snprintf(full, sizeof full, "A234%s", WIN);
-	s = deal(full, CALC_NOFOUND);
+	calc_state s = deal(full, CALC_NOFOUND);
 	CHECK(s.found[0] == 0 && s.ncards == 52 && s.hand == 1 && calc_moves(&s, m, false) == 5 &&
 		      m[0] == CALC_MOVE(0, 0),
 	      "no-foundations: empty foundations, an A goes to F1");
@@ -346,10 +428,14 @@ int main(void)
 	CHECK(calc_success(&s) && s.steps == 52, "no-foundations: A234 then WIN is won straight up");
 	s = deal(WIN, CALC_THREE);
 	CHECK(s.npiles == 3 && calc_moves(&s, m, false) == 4, "three-piles: three waste piles");
+}
 
-	/* Rest is never 1; every policy's moves replay legally. */
+static void test_rest_never_one(void)
+{
+	/* Rest is never 1, in any variant, greedy or random. */
 	rng r;
-	int rest1 = 0, illegal = 0, games = 0;
+	calc_state s;
+	int rest1 = 0, games = 0;
 	long hist[53] = {0};
 	for (int v = 0; v < 4; v++) {
 		for (int i = 0; i < 2000; i++) {
@@ -367,6 +453,11 @@ int main(void)
 		}
 	}
 	CHECK(!rest1 && hist[0] + hist[2] > 0, "rest is never 1 in %d games of all variants", games);
+}
+
+static void test_policies_play_legal_moves(void)
+{
+	/* Every policy's moves replay legally. */
 	calcplay pl[] = {
 		{.kind = CALCPLAY_RANDOM},
 		{.kind = CALCPLAY_GREEDY},
@@ -375,6 +466,9 @@ int main(void)
 		{.kind = CALCPLAY_BEST, .playouts = 4, .endgame = 16, .samples = 4},
 		{.kind = CALCPLAY_CLAIRVOYANT, .level = 1},
 	};
+	rng r;
+	calc_state s;
+	int illegal = 0;
 	for (size_t p = 0; p < sizeof pl / sizeof *pl; p++) {
 		for (int i = 0; i < 3; i++) {
 			uint8_t deck[52];
@@ -393,17 +487,38 @@ int main(void)
 		calcplay_free(&pl[p]);
 	}
 	CHECK(!illegal, "random, greedy, mcts, simple, best and clairvoyant play only legal moves");
+}
+
+static void test_clairvoyant_searches_each_deal(void)
+{
 	/* Clairvoyant follows its line only while the game does: asked about
-	 * another deal, it searches again. */
+	 * another deal, it searches again. It draws nothing from R. */
 	calcplay cv = {.kind = CALCPLAY_CLAIRVOYANT, .level = 1};
-	s = deal(DOWN, 0);
+	rng r;
+	rng_stream(&r, 8, 2);
+	calc_state s = deal(DOWN, 0);
 	int cv_down = calcplay_move(&cv, &s, &r);
 	s = deal(WIN, 0);
 	int cv_win = calcplay_move(&cv, &s, &r);
 	CHECK(cv_down == CALC_MOVE(0, 4) && cv_win == CALC_MOVE(0, 0),
 	      "clairvoyant: K>W1 on DOWN, then 2>F1 on WIN (%d, %d)", cv_down, cv_win);
 	calcplay_free(&cv);
+}
 
+/* S with its face-down cards in reverse order. */
+static calc_state reversed_stock(const calc_state *s)
+{
+	calc_state t = *s;
+	for (int a = t.next, b = t.ncards - 1; a < b; a++, b--) {
+		uint8_t x = t.stock[a];
+		t.stock[a] = t.stock[b];
+		t.stock[b] = x;
+	}
+	return t;
+}
+
+static void test_players_blind_to_stock_order(void)
+{
 	/* No player's move depends on the order of the face-down cards: the
 	 * same generator on the same position with the unseen cards
 	 * reversed gives the same move, from 41 cards unseen (rollouts) down
@@ -414,6 +529,8 @@ int main(void)
 		{.kind = CALCPLAY_BEST, .playouts = 8, .endgame = 16, .samples = 4, .exact = 8,
 		 .exact_all = 5, .hold = 12},
 	};
+	rng r;
+	calc_state s;
 	int seeing = 0, asked = 0;
 	for (size_t p = 0; p < sizeof blind / sizeof *blind; p++) {
 		for (int i = 0; i < 120; i++) {
@@ -425,12 +542,7 @@ int main(void)
 				calc_play(&s, calc_greedy_move(&s));
 			if (calc_over(&s) || s.next >= s.ncards - 1)
 				continue;
-			calc_state t = s;
-			for (int a = t.next, b = t.ncards - 1; a < b; a++, b--) {
-				uint8_t x = t.stock[a];
-				t.stock[a] = t.stock[b];
-				t.stock[b] = x;
-			}
+			calc_state t = reversed_stock(&s);
 			rng r1, r2;
 			rng_stream(&r1, 11, (uint64_t)i);
 			r2 = r1;
@@ -439,10 +551,15 @@ int main(void)
 		}
 		calcplay_free(&blind[p]);
 	}
-	CHECK(!seeing, "mcts, simple and best never see the stock's order (%d of %d moves differ)",
-	      seeing, asked);
+	CHECK(!seeing && asked == 3 * 120,
+	      "mcts, simple and best never see the stock's order (%d of %d moves differ)", seeing,
+	      asked);
+}
 
+static void test_counting_playout_equals_random_player(void)
+{
 	/* The counting playout makes the random player's moves, draw for draw. */
+	calcplay random = {.kind = CALCPLAY_RANDOM};
 	int differ = 0;
 	for (int i = 0; i < 400; i++) {
 		int v = i & 3;
@@ -459,97 +576,110 @@ int main(void)
 		b = a;
 		calc_random_playout(&a, &r1);
 		while (!calc_over(&b))
-			calc_play(&b, calcplay_move(&pl[0], &b, &r2));
+			calc_play(&b, calcplay_move(&random, &b, &r2));
 		differ += memcmp(&a, &b, sizeof a) != 0 || memcmp(&r1, &r2, sizeof r1) != 0;
 	}
+	calcplay_free(&random);
 	CHECK(!differ, "the counting random playout equals the random player (%d of 400 differ)", differ);
+}
 
+static void test_batch_random_equals_playout(void)
+{
 	/* Batched random games equal the counting playout game by game, in
 	 * every variant and with a part batch at the end. */
-	{
-		enum { NB = 1003 };
-		static uint8_t decks[NB][52];
-		static rng gens[NB];
-		static calcbatch_outcome got[NB];
-		differ = 0;
-		for (int v = 0; v < 4; v++) {
-			for (int i = 0; i < NB; i++) {
-				rng_stream(&gens[i], 12, (uint64_t)i);
-				calc_shuffle(v, &gens[i], decks[i]);
-			}
-			calcbatch_random(v, decks, gens, NB, got);
-			for (int i = 0; i < NB; i++) {
-				calc_state a;
-				rng r = gens[i];
-				calc_deal(&a, v, decks[i]);
-				calc_random_playout(&a, &r);
-				differ += got[i].success != calc_success(&a) || got[i].rest != calc_rest(&a) ||
-					  got[i].steps != a.steps;
-			}
+	enum { NB = 1003 };
+	static uint8_t decks[NB][52];
+	static rng gens[NB];
+	static calcbatch_outcome got[NB];
+	int differ = 0;
+	for (int v = 0; v < 4; v++) {
+		for (int i = 0; i < NB; i++) {
+			rng_stream(&gens[i], 12, (uint64_t)i);
+			calc_shuffle(v, &gens[i], decks[i]);
 		}
-		CHECK(!differ, "batched random games equal the counting playout (%d of %d differ)", differ,
-		      4 * NB);
-		/* Game 27041417 of seed 1 draws a number whose low half might be
-		 * rejected by Lemire's method: the vector loop gives it up to
-		 * the scalar playout (found by searching 40 million games). */
-		rng_stream(&gens[0], 1, 27041417);
-		calc_shuffle(0, &gens[0], decks[0]);
-		calc_state a;
-		rng r = gens[0];
-		calc_deal(&a, 0, decks[0]);
-		calc_random_playout(&a, &r);
-		size_t replayed = calcbatch_random(0, decks, gens, 1, got);
-		CHECK(replayed == 1 && got[0].steps == a.steps && got[0].rest == calc_rest(&a) &&
-			      a.steps == 54 && calc_rest(&a) == 37,
-		      "a doubtful draw is replayed (%zu replayed, %d steps, rest %d)", replayed,
-		      got[0].steps, got[0].rest);
+		calcbatch_random(v, decks, gens, NB, got);
+		for (int i = 0; i < NB; i++) {
+			calc_state a;
+			rng r = gens[i];
+			calc_deal(&a, v, decks[i]);
+			calc_random_playout(&a, &r);
+			differ += got[i].success != calc_success(&a) || got[i].rest != calc_rest(&a) ||
+				  got[i].steps != a.steps;
+		}
 	}
+	CHECK(!differ, "batched random games equal the counting playout (%d of %d differ)", differ,
+	      4 * NB);
+	/* Game 27041417 of seed 1 draws a number whose low half might be
+	 * rejected by Lemire's method: the vector loop gives it up to
+	 * the scalar playout (found by searching 40 million games). */
+	rng_stream(&gens[0], 1, 27041417);
+	calc_shuffle(0, &gens[0], decks[0]);
+	calc_state a;
+	rng r = gens[0];
+	calc_deal(&a, 0, decks[0]);
+	calc_random_playout(&a, &r);
+	size_t replayed = calcbatch_random(0, decks, gens, 1, got);
+	CHECK(replayed == 1 && got[0].steps == a.steps && got[0].rest == calc_rest(&a) &&
+		      a.steps == 54 && calc_rest(&a) == 37,
+	      "a doubtful draw is replayed (%zu replayed, %d steps, rest %d)", replayed,
+	      got[0].steps, got[0].rest);
+}
 
+/* A few random moves into a game of VARIANT, then the unseen cards
+ * reshuffled, as best's rollouts start them. */
+static void mid_game(int variant, uint64_t game, int moves, calc_state *s)
+{
+	rng r;
+	uint8_t deck[52];
+	int m[CALC_MAX_MOVES];
+	rng_stream(&r, 13, game);
+	calc_shuffle(variant, &r, deck);
+	calc_deal(s, variant, deck);
+	for (int k = 0; k < moves && !calc_over(s); k++) {
+		int nm = calc_moves(s, m, false);
+		calc_play(s, m[rng_below32(&r, (uint32_t)nm)]);
+	}
+	calc_resample(s, &r);
+}
+
+static void test_batch_greedy_equals_playout(void)
+{
 	/* Batched greedy games equal the greedy playout from the middle of
-	 * games, as best's rollouts start them: a few random moves, then the
-	 * unseen cards reshuffled, in every variant. */
-	{
-		enum { NG = 999 };
-		static calc_state from[NG];
-		static calcbatch_outcome got[NG];
-		differ = 0;
-		for (int v = 0; v < 4; v++) {
-			for (int i = 0; i < NG; i++) {
-				rng r;
-				uint8_t deck[52];
-				rng_stream(&r, 13, (uint64_t)i);
-				calc_shuffle(v, &r, deck);
-				calc_deal(&from[i], v, deck);
-				for (int k = 0; k < i % 40 && !calc_over(&from[i]); k++) {
-					int nm = calc_moves(&from[i], m, false);
-					calc_play(&from[i], m[rng_below32(&r, (uint32_t)nm)]);
-				}
-				calc_resample(&from[i], &r);
-			}
-			calcbatch_greedy(from, NG, got);
-			for (int i = 0; i < NG; i++) {
-				calc_state a = from[i];
-				calc_greedy_playout(&a);
-				differ += got[i].success != calc_success(&a) || got[i].rest != calc_rest(&a) ||
-					  got[i].steps != a.steps;
-			}
+	 * games, in every variant. */
+	enum { NG = 999 };
+	static calc_state from[NG];
+	static calcbatch_outcome got[NG];
+	int differ = 0;
+	for (int v = 0; v < 4; v++) {
+		for (int i = 0; i < NG; i++)
+			mid_game(v, (uint64_t)i, i % 40, &from[i]);
+		calcbatch_greedy(from, NG, got);
+		for (int i = 0; i < NG; i++) {
+			calc_state a = from[i];
+			calc_greedy_playout(&a);
+			differ += got[i].success != calc_success(&a) || got[i].rest != calc_rest(&a) ||
+				  got[i].steps != a.steps;
 		}
-		CHECK(!differ, "batched greedy games equal the greedy playout (%d of %d differ)", differ,
-		      4 * NG);
-		/* DOWN's first 33 cards on W1: too long a pile for a lane. */
-		calc_state a = deal(DOWN, 0);
-		for (int k = 0; k < 33; k++)
-			calc_play(&a, CALC_MOVE(0, 4));
-		size_t replayed = calcbatch_greedy(&a, 1, got);
-		calc_greedy_playout(&a);
-		CHECK(replayed == 1 && got[0].rest == calc_rest(&a) && got[0].steps == a.steps &&
-			      got[0].success == calc_success(&a),
-		      "a 33-card pile is played by the scalar playout (%zu replayed, %d steps, rest %d)",
-		      replayed, got[0].steps, got[0].rest);
 	}
+	CHECK(!differ, "batched greedy games equal the greedy playout (%d of %d differ)", differ,
+	      4 * NG);
+	/* DOWN's first 33 cards on W1: too long a pile for a lane. */
+	calc_state a = deal(DOWN, 0);
+	for (int k = 0; k < 33; k++)
+		calc_play(&a, CALC_MOVE(0, 4));
+	size_t replayed = calcbatch_greedy(&a, 1, got);
+	calc_greedy_playout(&a);
+	CHECK(replayed == 1 && got[0].rest == calc_rest(&a) && got[0].steps == a.steps &&
+		      got[0].success == calc_success(&a),
+	      "a 33-card pile is played by the scalar playout (%zu replayed, %d steps, rest %d)",
+	      replayed, got[0].steps, got[0].rest);
+}
 
+static void test_greedy_playout_equals_greedy_rule(void)
+{
 	/* The table-driven greedy playout makes calc_greedy_move's moves. */
-	differ = 0;
+	int m[CALC_MAX_MOVES];
+	int differ = 0;
 	for (int i = 0; i < 400; i++) {
 		int v = i & 3;
 		uint8_t deck[52];
@@ -570,23 +700,35 @@ int main(void)
 		differ += memcmp(&a, &b, sizeof a) != 0;
 	}
 	CHECK(!differ, "the greedy playout equals the greedy rule move by move (%d of 400 differ)", differ);
+}
 
+static void test_playouts_turn_unturned_hand(void)
+{
 	/* A search hands the playouts states whose next card is not turned yet
 	 * (the simple tree did, and its playouts stopped at once). */
-	{
-		calc_state a = deal(WIN, 0), b;
-		calc_play(&a, CALC_MOVE(0, 4));
-		a.next--;
-		a.hand = 0;
-		b = a;
-		rng r3;
-		rng_stream(&r3, 11, 0);
-		calc_random_playout(&a, &r3);
-		calc_greedy_playout(&b);
-		CHECK(a.next == a.ncards && !a.hand && calc_over(&a) && b.next == b.ncards && calc_over(&b),
-		      "playouts from an unturned hand turn it and play the whole stock");
-	}
-	CHECK(calcplay_reward(&s, -1) == (calc_success(&s) ? 1.0 : 0.0), "binary reward");
+	calc_state a = deal(WIN, 0), b;
+	calc_play(&a, CALC_MOVE(0, 4));
+	a.next--;
+	a.hand = 0;
+	b = a;
+	rng r3;
+	rng_stream(&r3, 11, 0);
+	calc_random_playout(&a, &r3);
+	calc_greedy_playout(&b);
+	CHECK(a.next == a.ncards && !a.hand && calc_over(&a) && b.next == b.ncards && calc_over(&b),
+	      "playouts from an unturned hand turn it and play the whole stock");
+}
+
+static void test_rewards(void)
+{
+	/* Binary: 1 for a won game, 0 for a lost one, however few cards it
+	 * leaves. */
+	calc_state won = deal(WIN, 0), lost = deal(DOWN, 0);
+	calc_greedy_playout(&won);
+	calc_greedy_playout(&lost);
+	CHECK(calc_success(&won) && !calc_success(&lost) && calcplay_reward(&won, -1) == 1.0 &&
+		      calcplay_reward(&lost, -1) == 0.0,
+	      "binary reward");
 	calc_state two = deal(WIN, 0);
 	two.found[0] = 13; /* a stand-in: only rest matters below */
 	two.len[0] = 2;
@@ -595,5 +737,38 @@ int main(void)
 	CHECK(calcplay_reward(&two, 0.05) > 0 && calcplay_reward(&two, 0.05) < 0.05, "falls with rest");
 	two.len[0] = 25;
 	CHECK(calcplay_reward(&two, 0.05) == 0, "0 beyond 24 cards");
-	return unit_done();
+}
+
+static const unit_test tests[] = {
+	UNIT_TEST(foundation_needs),
+	UNIT_TEST(win_deck_played_straight_up),
+	UNIT_TEST(down_deck_needs_nested_search),
+	UNIT_TEST(greedy_placement),
+	UNIT_TEST(endgame_bound_and_swap),
+	UNIT_TEST(seeded_deal_solver_line_wins),
+	UNIT_TEST(unseen_order_chances),
+	UNIT_TEST(chance_node_mean_and_cut),
+	UNIT_TEST(simple_tree_waits_for_unseen_card),
+	UNIT_TEST(two_ks_eager_uncovers_ten),
+	UNIT_TEST(nine_must_wait_needs_full_search),
+	UNIT_TEST(moves_and_names),
+	UNIT_TEST(crowded_position_moves),
+	UNIT_TEST(deck_parse_errors),
+	UNIT_TEST(variants),
+	UNIT_TEST(rest_never_one),
+	UNIT_TEST(policies_play_legal_moves),
+	UNIT_TEST(clairvoyant_searches_each_deal),
+	UNIT_TEST(players_blind_to_stock_order),
+	UNIT_TEST(counting_playout_equals_random_player),
+	UNIT_TEST(batch_random_equals_playout),
+	UNIT_TEST(batch_greedy_equals_playout),
+	UNIT_TEST(greedy_playout_equals_greedy_rule),
+	UNIT_TEST(playouts_turn_unturned_hand),
+	UNIT_TEST(rewards),
+};
+
+int main(int argc, char **argv)
+{
+	util_init("unit");
+	return UNIT_MAIN(tests, argc, argv);
 }

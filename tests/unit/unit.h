@@ -54,13 +54,6 @@ static int unit_n, unit_failed;
 			printf("#   got '%s', want '%s'\n", g_ ? g_ : "(null)", w_); \
 	} while (0)
 
-/* The old single-main tests' ending, until they are all tables. */
-static inline int unit_done(void)
-{
-	printf("1..%d\n", unit_n);
-	return unit_failed ? 1 : 0;
-}
-
 static inline void unit_run_one(const unit_test *t)
 {
 	int before = unit_n;
