@@ -86,8 +86,26 @@ static void against_minimax(othellosolve *s, int e, int count, int *passes)
 	      count, e, bad_best, bad_move, bad_replay, bad_window);
 }
 
+static void test_final_scores(void)
+{
+	CHECK(othellosolve_final(0xffULL, 0xff00ULL) == 0 && othellosolve_final(0x7ULL, 0x1ULL << 8) == 62 &&
+		      othellosolve_final(0x1ULL, 0xfULL << 8) == -62 &&
+		      othellosolve_final(~0ULL >> 20, ~0ULL << 44) == 44 - 20,
+	      "final scores: empty squares go to the winner, none on a draw");
+}
+
+static void test_solver_matches_minimax(void)
+{
+	othellosolve *s = othellosolve_new(12);
+	int passes = 0;
+	for (int e = 1; e <= 10; e++)
+		against_minimax(s, e, 40, &passes);
+	CHECK(passes > 0, "%d of those positions had the side to move pass", passes);
+	othellosolve_free(s);
+}
+
 /* Discs called stable keep their colour through random continuations. */
-static void stable_never_flip(void)
+static void test_stable_discs_never_flip(void)
 {
 	int positions = 0, stable = 0, flipped = 0;
 	for (uint64_t i = 0; positions < 300; i++) {
@@ -111,21 +129,10 @@ static void stable_never_flip(void)
 	      flipped);
 }
 
-int main(void)
+static void test_fforum_1(void)
 {
-	util_init("unit");
-	CHECK(othellosolve_final(0xffULL, 0xff00ULL) == 0 && othellosolve_final(0x7ULL, 0x1ULL << 8) == 62 &&
-		      othellosolve_final(0x1ULL, 0xfULL << 8) == -62 &&
-		      othellosolve_final(~0ULL >> 20, ~0ULL << 44) == 44 - 20,
-	      "final scores: empty squares go to the winner, none on a draw");
-	othellosolve *s = othellosolve_new(12);
-	int passes = 0;
-	for (int e = 1; e <= 10; e++)
-		against_minimax(s, e, 40, &passes);
-	CHECK(passes > 0, "%d of those positions had the side to move pass", passes);
-	stable_never_flip();
-
 	/* The FForum's first problem, 14 empties: g8 wins by 18. */
+	othellosolve *s = othellosolve_new(12);
 	othello_pos p;
 	othello_parse("--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO--", "X", &p);
 	int move;
@@ -134,5 +141,17 @@ int main(void)
 	CHECK(score == 18 && move == othello_parse_move("g8", 2), "FForum #1: %+d by %s", score,
 	      othello_move_name(move, name));
 	othellosolve_free(s);
-	return unit_done();
+}
+
+static const unit_test tests[] = {
+	UNIT_TEST(final_scores),
+	UNIT_TEST(solver_matches_minimax),
+	UNIT_TEST(stable_discs_never_flip),
+	UNIT_TEST(fforum_1),
+};
+
+int main(int argc, char **argv)
+{
+	util_init("unit");
+	return UNIT_MAIN(tests, argc, argv);
 }
