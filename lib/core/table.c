@@ -253,6 +253,7 @@ static void need_unique_names(const table *t)
 					id = (uint32_t)j;
 					break;
 				}
+			strmap_free(seen); /* die() leaves nothing a leak check would report */
 			die_at(table_name(t), t->header_line, "column '%s' appears twice (columns %u and %zu)",
 			       t->cols[i], id + 1, i + 1);
 		}
