@@ -182,7 +182,7 @@ log_error() {
 	log_error "$LINE" "3: word 'abb' scores 3 points, not 2" "$START" "1,1,1,x,abb,2,2,0,play"
 	log_error "$LINE" "2: column 'turn': 'x' is not an integer from 0 to 20000" "1,x,0,start,sa,0,0,0,start"
 	log_error "$LINE" "2: turn 0 must be the start word (player 0, event start)" "1,0,1,x,sa,0,0,0,play"
-	log_error "$LINE" " the log has no moves, not even a start word"
+	log_error "$LINE" "2: the log has no moves, not even a start word"
 	printf 'game,turn\n1,0\n' > j.csv
 	run chain-greedy -d "$LINE" j.csv
 	assert_output "chain-greedy: j.csv:1: missing column 'player'"
@@ -203,7 +203,7 @@ log_error() {
 	assert_output "chain-greedy: nocol.csv:1: missing column 'tail'"
 	printf 'word,head,tail,len\n' > empty.csv
 	run chain-greedy -d empty.csv --start ab
-	assert_output "chain-greedy: empty.csv: the dictionary has no words"
+	assert_output "chain-greedy: empty.csv:2: the dictionary has no words"
 	printf 'word,head,tail,len\nab,a,b,2\nab,a,b,2\n' > dup.csv
 	run chain-greedy -d dup.csv --start ab
 	assert_output "chain-greedy: dup.csv:3: duplicate word 'ab'"

@@ -96,7 +96,7 @@ AFTER_F5_D6_C3="------------------X--------XX------OXX-----O--------------------
 	printf 'name,moves\nx,\n' > c.csv
 	run playout a.csv c.csv
 	assert_failure 1
-	assert_output "playout: c.csv: its other columns differ from the first table's"
+	assert_output "playout: c.csv:1: its other columns differ from the first table's"
 }
 
 @test "--per-move: flat Monte Carlo per legal move, shards add up" {
@@ -205,11 +205,11 @@ draw"
 	printf 'x\n1\n' > nocol.csv
 	run playout nocol.csv
 	assert_failure 1
-	assert_output "playout: nocol.csv: no column 'board' (with 'turn') or 'moves'"
+	assert_output "playout: nocol.csv:1: no column 'board' (with 'turn') or 'moves'"
 	printf 'board\n1\n' > noturn.csv
 	run playout noturn.csv
 	assert_failure 1
-	assert_output "playout: noturn.csv: column 'board' needs a column 'turn'"
+	assert_output "playout: noturn.csv:1: column 'board' needs a column 'turn'"
 }
 
 @test "bad options: exit 2 with the accepted range" {
@@ -336,7 +336,7 @@ check_published() {
 	printf 'x\n1\n' > nocol.csv
 	run playout --solve-all nocol.csv
 	assert_failure 1
-	assert_output "playout: nocol.csv: no column 'board' (with 'turn') or 'moves'"
+	assert_output "playout: nocol.csv:1: no column 'board' (with 'turn') or 'moves'"
 	run playout --solve --solve-all two.csv
 	assert_failure 2
 	assert_line --index 0 "playout: --solve and --solve-all are separate modes: choose one"

@@ -271,7 +271,7 @@ NEXT,N,T,4"
 	printf '# nothing\n\n' > empty.txt
 	run wordload empty.txt
 	assert_failure 1
-	assert_output "wordload: no words left (-v tells what each rule dropped)"
+	assert_output "wordload: empty.txt:3: no words left (-v tells what each rule dropped)"
 	run wordload --allow-empty empty.txt
 	assert_success
 	assert_output "word,head,tail,len"

@@ -32,7 +32,7 @@ void carry_table(carry *c, const table *t, const int *skip, int nskip)
 	for (size_t i = 0; same && i < n; i++)
 		same = !strcmp(table_colname(t, c->cols[i]), c->names[i]);
 	if (!same)
-		die("%s: its other columns differ from the first table's", table_name(t));
+		die_at(table_name(t), table_header_line(t), "its other columns differ from the first table's");
 }
 
 void carry_row(carry *c, const table *t)

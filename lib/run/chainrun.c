@@ -218,7 +218,7 @@ static void log_read(runctx *cx, const char *path, gamelog *lg, chain_game *g)
 		lg->rows[lg->n++].f = f;
 	}
 	if (lg->n == 0)
-		die("%s: the log has no moves, not even a start word", name);
+		die_at(name, table_end_line(t), "the log has no moves, not even a start word");
 	table_close(t);
 }
 
@@ -314,6 +314,8 @@ static uint32_t *parse_starts(const runctx *cx, const char *arg, size_t *n)
 			util_grow((void **)&s, &cap, *n + 1, sizeof *s);
 			s[(*n)++] = (uint32_t)id;
 		}
+		if (*n == 0)
+			die_at(arg, input_lineno(f) + 1, "no start words");
 		input_close(f);
 	} else {
 		char *copy = xstrdup(arg), *save = NULL;
@@ -324,7 +326,7 @@ static uint32_t *parse_starts(const runctx *cx, const char *arg, size_t *n)
 		free(copy);
 	}
 	if (*n == 0)
-		die("no start words in '%s'", arg);
+		die_usage("no start words in '%s'", arg);
 	return s;
 }
 

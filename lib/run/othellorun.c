@@ -63,9 +63,9 @@ static void read_table(positions *ps, const char *path, int file)
 	const char *name = table_name(t);
 	int cb = table_col(t, "board"), ct = table_col(t, "turn"), cm = table_col(t, "moves");
 	if (cb < 0 && cm < 0)
-		die("%s: no column 'board' (with 'turn') or 'moves'", name);
+		die_at(name, table_header_line(t), "no column 'board' (with 'turn') or 'moves'");
 	if (cb >= 0 && ct < 0)
-		die("%s: column 'board' needs a column 'turn'", name);
+		die_at(name, table_header_line(t), "column 'board' needs a column 'turn'");
 	carry_table(&ps->cols, t, (const int[]){cb, ct, cm}, 3);
 	while (table_read_row(t)) {
 		long line = table_line(t);

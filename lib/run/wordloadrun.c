@@ -35,8 +35,11 @@ int wordloadrun_main(wordloadrun_opts *o)
 		lexicon_load(lx, c->files[i], o->source);
 	if (o->verbose)
 		report(lexicon_stats_of(lx));
-	if (lexicon_count(lx) == 0 && !o->allow_empty)
-		die("no words left%s", o->verbose ? "" : " (-v tells what each rule dropped)");
+	if (lexicon_count(lx) == 0 && !o->allow_empty) {
+		long line;
+		const char *file = lexicon_last_file(lx, &line);
+		die_at(file, line, "no words left%s", o->verbose ? "" : " (-v tells what each rule dropped)");
+	}
 	output *out = output_open(c->out.path, &c->out.opts);
 	lexicon_write(lx, out);
 	output_close(out);

@@ -115,10 +115,11 @@ dict *dict_load(const char *path)
 		uint32_t pair[2] = {d->head[id], d->tail[id]};
 		d->cls[id] = strmap_intern(classes, (const char *)pair, sizeof pair, NULL);
 	}
+	long end = table_end_line(t);
 	table_close(t);
 	d->nwords = (uint32_t)strmap_count(d->words);
 	if (d->nwords == 0)
-		die("%s: the dictionary has no words", path);
+		die_at(path, end, "the dictionary has no words");
 	d->nkeys = (uint32_t)strmap_count(d->keys);
 	d->nclasses = (uint32_t)strmap_count(classes);
 

@@ -19,6 +19,8 @@ struct lexicon {
 	strmap *keys;
 	char *scratch;
 	size_t scap;
+	char *last_file; /* loaded last, and the line where it ended */
+	long last_line;
 };
 
 lexicon *lexicon_new(const lexicon_opts *opts)
@@ -133,6 +135,7 @@ static void load_list(lexicon *lx, const char *path, const char *encoding)
 		if (check_text(lx, path, input_lineno(f), s, n, ok))
 			add_word(lx, s, n);
 	}
+	lx->last_line = input_lineno(f) + 1;
 	input_conv_close(conv);
 	input_close(f);
 }
@@ -151,6 +154,7 @@ static void load_csv(lexicon *lx, const char *path, const char *encoding)
 		if (check_text(lx, path, table_line(t), s, n, true))
 			add_word(lx, s, n);
 	}
+	lx->last_line = table_end_line(t);
 	table_close(t);
 }
 
@@ -186,6 +190,7 @@ static void load_skk(lexicon *lx, const char *path, const char *encoding)
 		if (check_text(lx, path, input_lineno(f), s, rn, ok))
 			add_word(lx, s, rn);
 	}
+	lx->last_line = input_lineno(f) + 1;
 	input_conv_close(conv);
 	input_close(f);
 }
@@ -219,6 +224,7 @@ static void load_ipadic(lexicon *lx, const char *path, const char *encoding)
 		if (check_text(lx, path, table_line(t), s, n, true))
 			add_word(lx, s, n);
 	}
+	lx->last_line = table_end_line(t);
 	table_close(t);
 }
 
@@ -246,7 +252,15 @@ void lexicon_load(lexicon *lx, const char *path, const lexicon_source *src)
 						  util_ends_with(path, ".tsv.gz")
 					  ? "csv"
 					  : "list");
+	free(lx->last_file);
+	lx->last_file = xstrdup(path);
 	src->load(lx, path, lx->o.encoding ? lx->o.encoding : src->encoding);
+}
+
+const char *lexicon_last_file(const lexicon *lx, long *line)
+{
+	*line = lx->last_line;
+	return lx->last_file;
 }
 
 void lexicon_write(const lexicon *lx, output *out)
@@ -285,5 +299,6 @@ void lexicon_free(lexicon *lx)
 	free(lx->tail);
 	free(lx->len);
 	free(lx->scratch);
+	free(lx->last_file);
 	free(lx);
 }

@@ -55,6 +55,9 @@ void lexicon_load(lexicon *lx, const char *path, const lexicon_source *src);
 void lexicon_write(const lexicon *lx, output *out);
 const lexicon_stats *lexicon_stats_of(const lexicon *lx);
 size_t lexicon_count(const lexicon *lx);
+/* The file loaded last and the line where it ended, for messages about
+ * the whole result ("FILE:LINE: no words left"); NULL before any load. */
+const char *lexicon_last_file(const lexicon *lx, long *line);
 void lexicon_free(lexicon *lx);
 
 #endif
