@@ -29,6 +29,12 @@ static const char usage_text[] =
 	"\n"
 	"Rules:\n"
 	"      --upcase          upper-case ASCII letters in words\n"
+	"      --fold-case       keys in lower case (Asunción starts with a)\n"
+	"      --fold-accents    keys without diacritics, ligatures spelled out\n"
+	"                        (café ends in e, Fuß in s, Æsop starts with A)\n"
+	"      --letters-only    keys from letters only: apostrophes, hyphens,\n"
+	"                        digits and other signs are passed over (don't\n"
+	"                        ends in t); words without a letter are dropped\n"
 	"      --drop-digit-tail drop words whose last character is a digit 0-9\n"
 	"      --min-len N       drop words shorter than N characters (default 1)\n"
 	"      --max-len N       drop words longer than N characters\n"
@@ -38,6 +44,10 @@ static const char usage_text[] =
 	"      --long-vowel MODE for a trailing ー: drop (the kana before it, the\n"
 	"                        default), vowel (that kana's vowel), keep (ー)\n"
 	"      --fold-dakuten    fold voiced and semi-voiced kana to plain in keys\n"
+	"      --points RULE     Japanese len: chars (every character, the\n"
+	"                        default), kana (ー not counted) or mora (a small\n"
+	"                        ゃゅょぁぃぅぇぉゎ joins the kana before it:\n"
+	"                        シャツ 2, パーティー 4, きっぷ 3)\n"
 	"\n"
 	"Errors and output:\n"
 	"      --skip-invalid    skip (and count) invalid text instead of failing\n"
@@ -47,7 +57,7 @@ static const char usage_text[] =
 
 enum {
 	OPT_UPCASE = 256, OPT_DIGIT, OPT_MINLEN, OPT_MAXLEN, OPT_LONG, OPT_DAKUTEN, OPT_POS,
-	OPT_SKIP, OPT_EMPTY
+	OPT_SKIP, OPT_EMPTY, OPT_FOLD_CASE, OPT_FOLD_ACCENTS, OPT_LETTERS, OPT_POINTS
 };
 
 static const struct option long_opts[] = {
@@ -56,6 +66,10 @@ static const struct option long_opts[] = {
 	{"encoding", required_argument, NULL, 'e'},
 	{"pos", required_argument, NULL, OPT_POS},
 	{"upcase", no_argument, NULL, OPT_UPCASE},
+	{"fold-case", no_argument, NULL, OPT_FOLD_CASE},
+	{"fold-accents", no_argument, NULL, OPT_FOLD_ACCENTS},
+	{"letters-only", no_argument, NULL, OPT_LETTERS},
+	{"points", required_argument, NULL, OPT_POINTS},
 	{"drop-digit-tail", no_argument, NULL, OPT_DIGIT},
 	{"min-len", required_argument, NULL, OPT_MINLEN},
 	{"max-len", required_argument, NULL, OPT_MAXLEN},
@@ -80,9 +94,22 @@ static const lexicon_source *need_source(const char *arg)
 	return &lexicon_sources[cli_choice("--format", arg, names)];
 }
 
+/* The Latin rules and the Japanese ones apply to different words. */
+static void check_rules(const lexicon_opts *lo)
+{
+	const wordkey_rules *k = &lo->keys;
+	if (k->kana && (k->fold_case || k->fold_accents || k->letters_only))
+		die_usage("%s applies to words that are not kana (not with --kana, -f skk or -f ipadic)",
+			  k->fold_case ? "--fold-case" : k->fold_accents ? "--fold-accents" : "--letters-only");
+	if (!k->kana && lo->points != KANA_POINTS_CHARS)
+		die_usage("--points %s applies to Japanese words (--kana, -f skk or -f ipadic)",
+			  lo->points == KANA_POINTS_MORA ? "mora" : "kana");
+}
+
 int main(int argc, char **argv)
 {
 	static const char *const long_modes[] = {"drop", "vowel", "keep", NULL};
+	static const char *const point_rules[] = {"chars", "kana", "mora", NULL};
 	util_init(argv[0]);
 	wordloadrun_opts o = {.lex = {.min_len = 1}};
 	lexicon_opts *lo = &o.lex;
@@ -97,11 +124,16 @@ int main(int argc, char **argv)
 		case OPT_DIGIT: lo->drop_digit_tail = true; break;
 		case OPT_MINLEN: lo->min_len = (long)cli_i64("--min-len", optarg, 1, 1000000); break;
 		case OPT_MAXLEN: lo->max_len = (long)cli_i64("--max-len", optarg, 1, 1000000); break;
-		case 'k': lo->kana = true; break;
+		case OPT_FOLD_CASE: lo->keys.fold_case = true; break;
+		case OPT_FOLD_ACCENTS: lo->keys.fold_accents = true; break;
+		case OPT_LETTERS: lo->keys.letters_only = true; break;
+		case 'k': lo->keys.kana = true; break;
 		case OPT_LONG:
-			lo->kana_rules.long_vowel = (enum kana_long)cli_choice("--long-vowel", optarg, long_modes);
+			lo->keys.kana_rules.long_vowel =
+				(enum kana_long)cli_choice("--long-vowel", optarg, long_modes);
 			break;
-		case OPT_DAKUTEN: lo->kana_rules.fold_dakuten = true; break;
+		case OPT_DAKUTEN: lo->keys.kana_rules.fold_dakuten = true; break;
+		case OPT_POINTS: lo->points = (enum kana_points)cli_choice("--points", optarg, point_rules); break;
 		case OPT_SKIP: lo->skip_invalid = true; break;
 		case OPT_EMPTY: o.allow_empty = true; break;
 		case 'v': o.verbose = true; break;
@@ -113,7 +145,8 @@ int main(int argc, char **argv)
 	if (lo->max_len && lo->max_len < lo->min_len)
 		die_usage("--max-len %ld is less than --min-len %ld", lo->max_len, lo->min_len);
 	if (o.source && o.source->kana)
-		lo->kana = true;
+		lo->keys.kana = true;
+	check_rules(lo);
 	if (lo->pos && o.source != lexicon_source_find("ipadic"))
 		die_usage("--pos applies only to --format ipadic");
 	o.common.files = argv + optind;

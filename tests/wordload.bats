@@ -21,6 +21,7 @@ load test_helper/common
 wordload: words found: 834
 wordload: invalid text skipped: 0
 wordload: not kana: 0
+wordload: without a letter: 0
 wordload: ending in a digit: 11
 wordload: shorter than --min-len: 0
 wordload: longer than --max-len: 0
@@ -46,8 +47,8 @@ indexc,i,c,6"
 SCAN,S,N,4
 SUBSTR,S,R,6
 INDEXC,I,C,6"
-	assert_equal "$(sed -n 5p <<<"$stderr")" "wordload: ending in a digit: 1"
-	assert_equal "$(sed -n 8p <<<"$stderr")" "wordload: duplicates: 2"
+	assert_equal "$(sed -n 6p <<<"$stderr")" "wordload: ending in a digit: 1"
+	assert_equal "$(sed -n 9p <<<"$stderr")" "wordload: duplicates: 2"
 }
 
 @test "stdin, with and without -" {
@@ -215,6 +216,94 @@ Try 'wordload --help' for more information."
 	assert_output "word,head,tail,len
 ねこ,ね,こ,2"
 	assert_equal "$(sed -n 4p <<<"$stderr")" "wordload: not kana: 2"
+}
+
+@test "--points: chars by default, kana without ー, or morae" {
+	printf 'シャツ\nパーティー\nきっぷ\nぢょーく\nァイ\n' > kana.txt
+	run wordload --kana kana.txt
+	assert_output "word,head,tail,len
+シャツ,し,つ,3
+パーティー,ぱ,い,5
+きっぷ,き,ぷ,3
+ぢょーく,じ,く,4
+ァイ,あ,い,2"
+	run wordload --kana --points kana kana.txt
+	assert_equal "$(cut -d, -f4 <<<"$output" | tr '\n' ' ')" "len 3 3 3 3 2 "
+	# Morae: シャ is one, ー and っ count, a small kana first counts alone.
+	run wordload --kana --points mora kana.txt
+	assert_equal "$(cut -d, -f4 <<<"$output" | tr '\n' ' ')" "len 2 4 3 3 2 "
+	run wordload --kana --points mora --min-len 3 kana.txt
+	assert_equal "$(cut -d, -f1 <<<"$output" | tr '\n' ' ')" "word パーティー きっぷ ぢょーく "
+	run wordload --points mora kana.txt
+	assert_failure 2
+	assert_line --index 0 "wordload: --points mora applies to Japanese words (--kana, -f skk or -f ipadic)"
+	run wordload --points syllable kana.txt
+	assert_failure 2
+	assert_line --index 0 --partial "wordload: invalid --points 'syllable'"
+}
+
+@test "--fold-case, --fold-accents, --letters-only: keys as people play them" {
+	# café twice: precomposed é, then e and a combining acute (U+0301).
+	nfd=$(printf 'cafe\xcc\x81')
+	run wordload "$FIX/latin.txt"
+	assert_line "Asunción,A,n,8"
+	assert_line "café,c,é,4"
+	assert_line "don't,d,t,5"
+	assert_line "'tis,',s,4"
+	run wordload --fold-case "$FIX/latin.txt"
+	assert_line "Asunción,a,n,8"
+	assert_line "Σίσυφος,σ,σ,7"
+	assert_line "İstanbul,i,l,8"
+	assert_line "Ёлка,ё,а,4"
+	run wordload --fold-accents "$FIX/latin.txt"
+	assert_line "café,c,e,4"
+	assert_line "$nfd,c,e,5"
+	assert_line "Æsop,A,p,4"
+	assert_line "Fuß,F,s,3"
+	assert_line "Łódź,L,z,4"
+	assert_line "Phở,P,o,3"
+	run --separate-stderr wordload -v --letters-only "$FIX/latin.txt"
+	assert_line "$nfd,c,e,5"
+	assert_line "1990s,s,s,5"
+	assert_line "'tis,t,s,4"
+	refute_line --regexp "^42,"
+	assert_equal "$(sed -n 5p <<<"$stderr")" "wordload: without a letter: 1"
+	run wordload --fold-case --fold-accents --letters-only "$FIX/latin.txt"
+	assert_output "word,head,tail,len
+Asunción,a,n,8
+café,c,e,4
+$nfd,c,e,5
+don't,d,t,5
+Æsop,a,p,4
+Fuß,f,s,3
+rock'n'roll,r,l,11
+O'Brien,o,n,7
+Łódź,l,z,4
+İstanbul,i,l,8
+Ĳssel,i,l,5
+Ωμέγα,ω,α,5
+Σίσυφος,σ,σ,7
+Ёлка,ё,а,4
+1990s,s,s,5
+'tis,t,s,4
+Nguyễn,n,n,6
+œuvre,o,e,5
+Phở,p,o,3"
+}
+
+@test "--letters-only keeps the SAS rules' 823 names; Latin rules exclude kana" {
+	run wordload --upcase --drop-digit-tail --letters-only "$TOP/dictionaries/sas-functions.txt"
+	assert_equal "$output" "$(wordload --upcase --drop-digit-tail "$TOP/dictionaries/sas-functions.txt")"
+	printf 'LOG10\nA_1\n' > d.txt
+	run wordload --letters-only --drop-digit-tail d.txt
+	assert_failure 1
+	assert_output "wordload: d.txt:3: no words left (-v tells what each rule dropped)"
+	run wordload --kana --fold-case d.txt
+	assert_failure 2
+	assert_line --index 0 "wordload: --fold-case applies to words that are not kana (not with --kana, -f skk or -f ipadic)"
+	run wordload -f skk --letters-only d.txt
+	assert_failure 2
+	assert_line --index 0 "wordload: --letters-only applies to words that are not kana (not with --kana, -f skk or -f ipadic)"
 }
 
 @test "the shipped Japanese list loads whole" {

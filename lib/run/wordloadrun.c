@@ -15,6 +15,7 @@ static void report(const lexicon_stats *st)
 		{"words found", st->words},
 		{"invalid text skipped", st->invalid},
 		{"not kana", st->not_kana},
+		{"without a letter", st->no_letter},
 		{"ending in a digit", st->digit_tail},
 		{"shorter than --min-len", st->too_short},
 		{"longer than --max-len", st->too_long},

@@ -118,3 +118,38 @@ bool kana_keys(const char *s, size_t n, const kana_opts *o, uint32_t *head, uint
 	}
 	return true;
 }
+
+/* A small kana read together with the kana before it (ゃ in しゃ). */
+static bool joins(uint32_t cp)
+{
+	uint32_t h = to_hiragana(cp);
+	switch (h) {
+	case 0x3041: case 0x3043: case 0x3045: case 0x3047: case 0x3049: /* ぁぃぅぇぉ */
+	case 0x3083: case 0x3085: case 0x3087: /* ゃゅょ */
+	case 0x308E: /* ゎ */
+		return true;
+	}
+	return false;
+}
+
+long kana_points(const char *s, size_t n, enum kana_points p)
+{
+	if (p == KANA_POINTS_CHARS)
+		return utf8_count(s, n);
+	long points = 0;
+	bool after_kana = false;
+	size_t i = 0;
+	while (i < n) {
+		uint32_t cp;
+		int len = utf8_decode(s + i, n - i, &cp);
+		i += (size_t)(len ? len : 1);
+		if (p == KANA_POINTS_KANA) {
+			points += cp != KANA_CHOONPU;
+			continue;
+		}
+		if (!(after_kana && joins(cp)))
+			points++;
+		after_kana = kana_is_kana(cp);
+	}
+	return points;
+}

@@ -14,6 +14,11 @@
 
 enum kana_long { KANA_LONG_DROP, KANA_LONG_VOWEL, KANA_LONG_KEEP };
 
+/* How a word scores: code points (every kana and ー), kana (ー not
+ * counted), or morae (a small ゃゅょぁぃぅぇぉゎ joins the kana before it;
+ * ー and っ count one each): パーティー scores 5, 3 and 4. */
+enum kana_points { KANA_POINTS_CHARS, KANA_POINTS_KANA, KANA_POINTS_MORA };
+
 typedef struct {
 	enum kana_long long_vowel;
 	bool fold_dakuten;
@@ -30,5 +35,7 @@ uint32_t kana_vowel(uint32_t hira);
 /* Head and tail keys of the UTF-8 word s[0..n). Returns false when the
  * word is not made of kana only, or has no kana besides ー. */
 bool kana_keys(const char *s, size_t n, const kana_opts *o, uint32_t *head, uint32_t *tail);
+/* Points of the valid UTF-8 word s[0..n) by rule P. */
+long kana_points(const char *s, size_t n, enum kana_points p);
 
 #endif

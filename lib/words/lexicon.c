@@ -55,29 +55,22 @@ static void add_word(lexicon *lx, const char *s, size_t n)
 			lx->scratch[i] = (s[i] >= 'a' && s[i] <= 'z') ? (char)(s[i] - 32) : s[i];
 		s = lx->scratch;
 	}
-	char hk[8], tk[8];
-	int hn, tn;
-	if (lx->o.kana) {
-		uint32_t h, t;
-		if (!kana_keys(s, n, &lx->o.kana_rules, &h, &t)) {
-			lx->st.not_kana++;
-			return;
-		}
-		hn = utf8_encode(h, hk);
-		tn = utf8_encode(t, tk);
-	} else {
-		uint32_t cp;
-		hn = utf8_decode(s, n, &cp);
-		memcpy(hk, s, (size_t)hn);
-		size_t last = utf8_last(s, n);
-		tn = (int)(n - last);
-		memcpy(tk, s + last, (size_t)tn);
+	char hk[WORDKEY_MAX], tk[WORDKEY_MAX];
+	switch (wordkey_keys(&lx->o.keys, s, n, hk, tk)) {
+	case WORDKEY_NOT_KANA:
+		lx->st.not_kana++;
+		return;
+	case WORDKEY_NO_LETTER:
+		lx->st.no_letter++;
+		return;
 	}
-	if (lx->o.drop_digit_tail && tn == 1 && tk[0] >= '0' && tk[0] <= '9') {
+	/* The seed's rule looks at the word's last character, whatever the
+	 * keys pass over. */
+	if (lx->o.drop_digit_tail && !lx->o.keys.kana && s[n - 1] >= '0' && s[n - 1] <= '9') {
 		lx->st.digit_tail++;
 		return;
 	}
-	long len = utf8_count(s, n);
+	long len = lx->o.keys.kana ? kana_points(s, n, lx->o.points) : utf8_count(s, n);
 	if (len < lx->o.min_len) {
 		lx->st.too_short++;
 		return;
@@ -98,8 +91,8 @@ static void add_word(lexicon *lx, const char *s, size_t n)
 		lx->tail = xrealloc(lx->tail, lx->cap * sizeof *lx->tail);
 		lx->len = xrealloc(lx->len, lx->cap * sizeof *lx->len);
 	}
-	lx->head[id] = strmap_intern(lx->keys, hk, (size_t)hn, NULL);
-	lx->tail[id] = strmap_intern(lx->keys, tk, (size_t)tn, NULL);
+	lx->head[id] = strmap_intern(lx->keys, hk, strlen(hk), NULL);
+	lx->tail[id] = strmap_intern(lx->keys, tk, strlen(tk), NULL);
 	lx->len[id] = (uint32_t)len;
 	lx->st.written++;
 }

@@ -14,11 +14,13 @@
 
 #include "core/output.h"
 #include "words/kana.h"
+#include "words/wordkey.h"
 
 typedef struct {
-	bool upcase, drop_digit_tail, kana, skip_invalid;
+	bool upcase, drop_digit_tail, skip_invalid;
 	long min_len, max_len; /* max_len 0: no limit */
-	kana_opts kana_rules;
+	wordkey_rules keys;   /* keys.kana: Japanese words */
+	enum kana_points points; /* Japanese words' len */
 	const char *column;   /* csv: the word column (default "word") */
 	const char *encoding; /* NULL: EUC-JP for skk and ipadic, else UTF-8 */
 	const char *pos;      /* ipadic: part-of-speech prefix, e.g. "名詞,一般" */
@@ -26,8 +28,8 @@ typedef struct {
 
 /* What -v reports. */
 typedef struct {
-	long lines, words, invalid, not_kana, digit_tail, too_short, too_long, duplicates,
-		written;
+	long lines, words, invalid, not_kana, no_letter, digit_tail, too_short, too_long,
+		duplicates, written;
 } lexicon_stats;
 
 typedef struct lexicon lexicon;

@@ -1,9 +1,30 @@
-/* UTF-8 decoding and the kana rules. */
+/* UTF-8 decoding, the kana rules, the Latin folding and word keys. */
 #include <stdlib.h>
 
 #include "words/kana.h"
+#include "words/letters.h"
+#include "words/wordkey.h"
 #include "unit.h"
 #include "core/utf8.h"
+
+/* "HEAD TAIL" of WORD by the Latin rules in FLAGS: c case, a accents,
+ * l letters only, u upcase; "-" when it has none. */
+static char *latin(const char *word, const char *flags)
+{
+	static char buf[32];
+	wordkey_rules r = {.fold_case = strchr(flags, 'c'), .fold_accents = strchr(flags, 'a'),
+			   .letters_only = strchr(flags, 'l'), .upcase = strchr(flags, 'u')};
+	char h[WORDKEY_MAX], t[WORDKEY_MAX];
+	if (wordkey_keys(&r, word, strlen(word), h, t) != WORDKEY_OK)
+		return "-";
+	snprintf(buf, sizeof buf, "%s %s", h, t);
+	return buf;
+}
+
+static long points(const char *word, enum kana_points p)
+{
+	return kana_points(word, strlen(word), p);
+}
 
 static char *keys(const char *word, enum kana_long lv, int fold)
 {
@@ -103,6 +124,57 @@ static void test_kana_rejects_non_words(void)
 	CHECK_STR(keys("あa", KANA_LONG_DROP, 0) ? "yes" : "no", "no", "mixed script is not kana");
 }
 
+static void test_kana_points(void)
+{
+	CHECK(points("シャツ", KANA_POINTS_CHARS) == 3 && points("シャツ", KANA_POINTS_MORA) == 2,
+	      "シャツ: 3 characters, 2 morae");
+	CHECK(points("パーティー", KANA_POINTS_CHARS) == 5 && points("パーティー", KANA_POINTS_KANA) == 3 &&
+		      points("パーティー", KANA_POINTS_MORA) == 4,
+	      "パーティー: 5 characters, 3 kana, 4 morae");
+	CHECK(points("きっぷ", KANA_POINTS_MORA) == 3, "きっぷ: っ is a mora");
+	CHECK(points("きゃっきゃ", KANA_POINTS_MORA) == 3, "きゃっきゃ: 3 morae");
+	CHECK(points("ァ", KANA_POINTS_MORA) == 1, "a small kana first counts alone");
+}
+
+static void test_latin_keys(void)
+{
+	CHECK_STR(latin("Asunción", ""), "A n", "Asunción as written");
+	CHECK_STR(latin("Asunción", "c"), "a n", "Asunción, case folded");
+	CHECK_STR(latin("café", ""), "c é", "café as written");
+	CHECK_STR(latin("café", "a"), "c e", "café, accents folded");
+	CHECK_STR(latin("cafe\xCC\x81", "a"), "c e", "café in NFD, accents folded");
+	CHECK_STR(latin("don't", "l"), "d t", "don't");
+	CHECK_STR(latin("rock'n'roll!", "l"), "r l", "rock'n'roll!");
+	CHECK_STR(latin("'tis", ""), "' s", "'tis as written");
+	CHECK_STR(latin("'tis", "l"), "t s", "'tis, letters only");
+	CHECK_STR(latin("1984", "l"), "-", "digits only: no letter");
+	CHECK_STR(latin("scan", "u"), "S N", "upcase");
+}
+
+static void test_latin_folding(void)
+{
+	CHECK_STR(latin("Straße", "a"), "S e", "Straße");
+	CHECK_STR(latin("Fuß", "ca"), "f s", "Fuß: ß -> ss");
+	CHECK_STR(latin("Æsop", "ca"), "a p", "Æsop: Æ -> AE");
+	CHECK_STR(latin("Ĳssel", "a"), "I l", "Ĳssel");
+	CHECK_STR(latin("Łódź", "ca"), "l z", "Łódź");
+	CHECK_STR(latin("İzmir", "c"), "i r", "İ folds to i");
+	CHECK_STR(latin("Phở", "a"), "P o", "Vietnamese ở");
+	CHECK_STR(latin("Nguyễn", "ca"), "n n", "Nguyễn");
+	CHECK_STR(latin("ŒUVRE", "ca"), "o e", "Œ -> OE");
+	CHECK_STR(latin("Σίσυφος", "c"), "σ σ", "final sigma folds to sigma");
+	CHECK_STR(latin("Ἀθῆναι", "c"), "Ἀ ι", "polytonic Greek is left as it is");
+	CHECK_STR(latin("Ёж", "c"), "ё ж", "Cyrillic Ё");
+	CHECK(letters_fold_case(0x1E9E) == 0xDF, "ẞ folds to ß");
+	CHECK(letters_fold_case(0x017F) == 's', "ſ folds to s");
+	CHECK(!letters_is_letter(0x2019) && !letters_is_letter('-') && !letters_is_letter(0x30FB) &&
+		      letters_is_letter(0x3042) && letters_is_letter(0x3005) && letters_is_letter(0xB5),
+	      "letters: ’ - ・ are not; あ 々 µ are");
+	uint32_t f[2];
+	CHECK(letters_fold_accents(0xDF, f) == 2 && f[0] == 's' && f[1] == 's', "ß spelled ss");
+	CHECK(letters_fold_accents(0xD7, f) == 1 && f[0] == 0xD7, "× stays");
+}
+
 static const unit_test tests[] = {
 	UNIT_TEST(utf8_decodes_each_length),
 	UNIT_TEST(utf8_rejects_invalid),
@@ -113,6 +185,9 @@ static const unit_test tests[] = {
 	UNIT_TEST(kana_long_vowel_rules),
 	UNIT_TEST(kana_dakuten_folding),
 	UNIT_TEST(kana_rejects_non_words),
+	UNIT_TEST(kana_points),
+	UNIT_TEST(latin_keys),
+	UNIT_TEST(latin_folding),
 };
 
 int main(int argc, char **argv)
