@@ -22,15 +22,24 @@ static const char usage_fmt[] =
 	"Modes:\n"
 	"  (step filter)         read a game log (LOG or stdin), append --moves moves\n"
 	"                        for whoever is to move, write the whole log\n"
-	"      --start WORD      begin a new game from WORD instead of reading a log\n"
-	"      --moves N         moves to append (default 1; 0 writes just the start)\n"
+	"      --start WORD      begin a new game from WORD instead of reading a log;\n"
+	"                        a word not in DICT is keyed by the rules DICT's\n"
+	"                        words were keyed by (said on stderr)\n"
+	"      --play WORD       append a person's move first: WORD for whoever is\n"
+	"                        to move, checked against the rules ('' when they\n"
+	"                        are stuck)\n"
+	"      --moves N         moves to append (default 1, 0 with --play; 0 writes\n"
+	"                        just the start)\n"
 	"      --vs STRATEGY     with --start: play a whole match against STRATEGY\n"
 	"                        (greedy, random, lookahead, lookahead:D, lookahead:end)\n"
 	"                        and write its log\n"
 	"      --second          in a match or tournament, move second\n"
 	"      --starts LIST     tournament against --vs from every start word in LIST:\n"
-	"                        all (the whole dictionary), a file of words, or\n"
-	"                        W1,W2,...; writes one result row per game\n"
+	"                        all (the whole dictionary), sample:N (N words drawn\n"
+	"                        by --seed), a file of words, or W1,W2,...; writes\n"
+	"                        one result row per game\n"
+	"      --starts-column NAME  LIST is a table (CSV or TSV, gzip or not): its\n"
+	"                        column NAME holds the start words\n"
 	"      --games N         tournament: seeds SEED .. SEED+N-1 (default 1)\n"
 	"      --both-sides      tournament: play every game from both sides\n"
 	"      --first-game K    tournament: start at game K (default 1)\n"
@@ -56,13 +65,16 @@ static const char usage_fmt[] =
 
 enum {
 	OPT_START = 256, OPT_MOVES, OPT_VS, OPT_SECOND, OPT_STARTS, OPT_GAMES, OPT_BOTH, OPT_ROUNDS,
-	OPT_HANDICAP, OPT_LOSE, OPT_DEPTH, OPT_TIME, OPT_SEED, OPT_GAME, OPT_TRACE, OPT_FIRST
+	OPT_HANDICAP, OPT_LOSE, OPT_DEPTH, OPT_TIME, OPT_SEED, OPT_GAME, OPT_TRACE, OPT_FIRST,
+	OPT_PLAY, OPT_COLUMN
 };
 
 static const struct option long_opts[] = {
 	{"dict", required_argument, NULL, 'd'},
 	{"start", required_argument, NULL, OPT_START},
 	{"moves", required_argument, NULL, OPT_MOVES},
+	{"play", required_argument, NULL, OPT_PLAY},
+	{"starts-column", required_argument, NULL, OPT_COLUMN},
 	{"vs", required_argument, NULL, OPT_VS},
 	{"second", no_argument, NULL, OPT_SECOND},
 	{"starts", required_argument, NULL, OPT_STARTS},
@@ -101,7 +113,7 @@ static void parse_handicap(const char *arg, int64_t h[2])
 
 /* What the options exclude, and the defaults that depend on others. */
 static void check(chainrun_opts *o, const char *vs, const char *depth_arg, const char *time_arg,
-		  int nargs)
+		  const char *moves_arg, int nargs)
 {
 	const run_opts *c = &o->common;
 	if (!o->dict_path)
@@ -127,6 +139,11 @@ static void check(chainrun_opts *o, const char *vs, const char *depth_arg, const
 		die_usage("%s needs --vs", o->second ? "--second" : "--both-sides");
 	if ((o->games != 1 || c->first != 1 || c->count >= 0) && !o->starts)
 		die_usage("--games, --first-game and --count apply to tournaments (--starts)");
+	if (o->play && (o->has_vs || o->starts))
+		die_usage("--play appends to a game log: not with %s", o->has_vs ? "--vs" : "--starts");
+	if (o->starts_column && !o->starts)
+		die_usage("--starts-column needs --starts FILE");
+	o->moves = moves_arg ? cli_i64("--moves", moves_arg, 0, 2 * CHAIN_MAX_ROUNDS) : !o->play;
 	if (nargs > 1)
 		die_usage("at most one game log");
 	if (nargs > 0 && (o->start || o->starts))
@@ -140,16 +157,18 @@ int main(int argc, char **argv)
 		.common = {.seed = 1, .first = 1, .count = -1},
 		.me = {.kind = CHAIN_PROGRAM_KIND, .depth = CHAIN_PROGRAM_KIND == CHAIN_GREEDY ? 1 : 2},
 		.rules = {.rounds = 15},
-		.moves = 1, .games = 1, .game_id = 1,
+		.games = 1, .game_id = 1,
 	};
 	run_opts *c = &o.common;
-	const char *vs = NULL, *depth_arg = NULL, *time_arg = NULL;
+	const char *vs = NULL, *depth_arg = NULL, *time_arg = NULL, *moves_arg = NULL;
 	int opt;
 	while ((opt = getopt_long(argc, argv, "d:n:q" CLI_SHORT, long_opts, NULL)) != -1) {
 		switch (opt) {
 		case 'd': o.dict_path = optarg; break;
 		case OPT_START: o.start = optarg; break;
-		case OPT_MOVES: o.moves = cli_i64("--moves", optarg, 0, 2 * CHAIN_MAX_ROUNDS); break;
+		case OPT_MOVES: moves_arg = optarg; break;
+		case OPT_PLAY: o.play = optarg; break;
+		case OPT_COLUMN: o.starts_column = optarg; break;
 		case OPT_VS: vs = optarg; break;
 		case OPT_SECOND: o.second = true; break;
 		case OPT_STARTS: o.starts = optarg; break;
@@ -171,7 +190,7 @@ int main(int argc, char **argv)
 				util_try_help();
 		}
 	}
-	check(&o, vs, depth_arg, time_arg, argc - optind);
+	check(&o, vs, depth_arg, time_arg, moves_arg, argc - optind);
 	c->files = argv + optind;
 	c->nfiles = argc - optind;
 	return chainrun_main(&o);

@@ -210,8 +210,128 @@ log_error() {
 	printf 'word,head,tail,len\nab,a,b,two\n' > len.csv
 	run chain-greedy -d len.csv --start ab
 	assert_output "chain-greedy: len.csv:2: column 'len': 'two' is not an integer from 0 to 1000000"
-	run chain-greedy -d "$LINE" --start nope
+	run chain-greedy -d "$LINE" --starts nope --vs greedy
 	assert_output "chain-greedy: start word 'nope' is not in the dictionary"
+}
+
+@test "--start from outside the dictionary is keyed by the dictionary's rules" {
+	wordload --upcase --drop-digit-tail "$TOP/dictionaries/sas-functions.txt" -o sas.csv
+	run --separate-stderr chain-greedy -d sas.csv --start scan --moves 1
+	assert_success
+	assert_equal "$stderr" "chain-greedy: start word 'scan' is not in the dictionary; keyed by the dictionary's rules (--upcase --fold-accents --letters-only): head S, tail N"
+	assert_output "game,turn,player,strategy,word,points,p1_score,p2_score,event
+1,0,0,start,scan,0,0,0,start
+1,1,1,greedy,NOTXDIGIT,9,9,0,play"
+	# The log is read back quietly, and plays on as from a dictionary word.
+	run --separate-stderr chain-greedy -d sas.csv <<<"$output"
+	assert_equal "$stderr" ""
+	assert_line --index 3 "1,2,2,greedy,TZONEDSTNAME,12,9,12,play"
+	wordload --fold-case --fold-accents --letters-only "$FIX/latin.txt" -o latin.csv
+	run --separate-stderr chain-greedy -d latin.csv --start "Über-Ich" --moves 0
+	assert_equal "$stderr" "chain-greedy: start word 'Über-Ich' is not in the dictionary; keyed by the dictionary's rules (--fold-case --fold-accents --letters-only): head u, tail h"
+	wordload --kana --long-vowel vowel "$TOP/dictionaries/japanese-nouns.txt" -o ja.csv
+	run --separate-stderr chain-greedy -d ja.csv --start シリトリ --moves 1 --seed 3
+	assert_equal "$stderr" "chain-greedy: start word 'シリトリ' is not in the dictionary; keyed by the dictionary's rules (--kana --long-vowel vowel): head し, tail り"
+	assert_line --index 2 --regexp '^1,1,1,greedy,り'
+	# A tail no word starts with: player 1 is stuck at once.
+	run --separate-stderr chain-greedy -d sas.csv --start "ZZZん" --moves 1
+	assert_line --index 2 "1,1,1,greedy,,0,0,0,stuck"
+	assert_equal "$stderr" "chain-greedy: start word 'ZZZん' is not in the dictionary; keyed by the dictionary's rules (--upcase --fold-accents --letters-only): head Z, tail ん"
+	run chain-greedy -d sas.csv --start 42
+	assert_failure 1
+	assert_output "chain-greedy: start word '42' is not in the dictionary and has no keys by the dictionary's rules (--upcase --fold-accents --letters-only)"
+	# A table wordload did not make: the first and last characters.
+	printf 'word,head,tail,len\nab,x,y,1\n' > hand.csv
+	run --separate-stderr chain-greedy -d hand.csv --start "ba" --moves 0
+	assert_equal "$stderr" "chain-greedy: start word 'ba' is not in the dictionary; keyed by its first and last characters (no wordload rules fit the dictionary): head b, tail a"
+}
+
+@test "--starts sample:N draws N start words by --seed, in dictionary order" {
+	wordload --upcase --drop-digit-tail "$TOP/dictionaries/sas-functions.txt" -o sas.csv
+	run bash -c "chain-greedy -d sas.csv --starts sample:5 --vs greedy | cut -d, -f2 | tail -n +2 | tr '\n' ' '"
+	one=$output
+	assert_equal "$(wc -w <<<"$one")" 5
+	run bash -c "chain-greedy -d sas.csv --starts sample:5 --vs greedy | cut -d, -f2 | tail -n +2 | tr '\n' ' '"
+	assert_equal "$output" "$one"
+	run bash -c "chain-greedy -d sas.csv --starts sample:5 --vs greedy --seed 2 | cut -d, -f2 | tail -n +2 | tr '\n' ' '"
+	refute_output "$one"
+	run bash -c "chain-greedy -d sas.csv --starts sample:5 --vs greedy | cut -d, -f2 | tail -n +2 | sort -c"
+	assert_success
+	# More than the dictionary holds: every word once.
+	run bash -c "chain-greedy -d '$LINE' --starts sample:100 --vs greedy | cut -d, -f2 | tail -n +2 | tr '\n' ' '"
+	assert_output "sa abb bc cdd de eff "
+	# Shards of a sampled tournament are the rows of the whole.
+	chain-greedy -d sas.csv --starts sample:40 --vs greedy --both-sides -o all.csv
+	{ chain-greedy -d sas.csv --starts sample:40 --vs greedy --both-sides -n 30
+	  chain-greedy -d sas.csv --starts sample:40 --vs greedy --both-sides --first-game 31 | tail -n +2; } > parts.csv
+	run diff all.csv parts.csv
+	assert_success
+	run chain-greedy -d sas.csv --starts sample:0 --vs greedy
+	assert_failure 2
+	assert_line --index 0 "chain-greedy: invalid --starts 'sample:0': expected sample:N with N a positive integer"
+}
+
+@test "--starts-column reads start words from a table: CSV, TSV, gzip" {
+	printf 'id,word\n1,sa\n2,"de"\n3,\n' > s.csv
+	run bash -c "chain-greedy -d '$LINE' --starts s.csv --starts-column word --vs greedy | cut -d, -f2"
+	assert_output "start
+sa
+de"
+	printf 'word\tnote\nbc\t"x, y"\n' | gzip > s.tsv.gz
+	run bash -c "chain-greedy -d '$LINE' --starts s.tsv.gz --starts-column word --vs greedy | cut -d, -f2"
+	assert_output "start
+bc"
+	# A dictionary is a table of start words too, quoted commas and all.
+	printf 'word,head,tail,len\n"a,b",a,b,3\nbc,b,c,2\n' > q.csv
+	run chain-greedy -d q.csv --starts q.csv --starts-column word --vs greedy
+	assert_line --index 1 --regexp '^1,"a,b",1,greedy,greedy,'
+	assert_line --index 2 --regexp '^2,bc,1,greedy,greedy,'
+	printf 'id,word\n1,nope\n' > bad.csv
+	run chain-greedy -d "$LINE" --starts bad.csv --starts-column word --vs greedy
+	assert_failure 1
+	assert_output "chain-greedy: bad.csv:2: start word 'nope' is not in the dictionary"
+	run chain-greedy -d "$LINE" --starts s.csv --starts-column name --vs greedy
+	assert_failure 1
+	assert_output "chain-greedy: s.csv:1: missing column 'name'"
+	printf 'id,word\n1,\n' > none.csv
+	run chain-greedy -d "$LINE" --starts none.csv --starts-column word --vs greedy
+	assert_failure 1
+	assert_output "chain-greedy: none.csv:3: no start words in column 'word'"
+	run chain-greedy -d "$LINE" --start sa --starts-column word
+	assert_failure 2
+	assert_line --index 0 "chain-greedy: --starts-column needs --starts FILE"
+}
+
+@test "--play: a person's move, checked, scored, then the program's reply" {
+	run chain-greedy -d "$LINE" --start sa --play abb --moves 1
+	assert_success
+	assert_output "game,turn,player,strategy,word,points,p1_score,p2_score,event
+1,0,0,start,sa,0,0,0,start
+1,1,1,person,abb,3,3,0,play
+1,2,2,greedy,bc,2,3,2,play"
+	log=$output
+	run chain-lookahead -d "$LINE" --play cdd <<<"$log"
+	assert_success
+	assert_line --index 4 "1,3,1,person,cdd,3,6,2,play"
+	assert_equal "${#lines[@]}" 5
+	run chain-greedy -d "$LINE" --play nope <<<"$log"
+	assert_failure 1
+	assert_output "chain-greedy: --play: 'nope' is not in the dictionary"
+	run chain-greedy -d "$LINE" --play abb <<<"$log"
+	assert_output "chain-greedy: --play: 'abb' has been played already"
+	run chain-greedy -d "$LINE" --play de <<<"$log"
+	assert_output "chain-greedy: --play: 'de' starts with 'd', not with 'c' (the end of 'bc')"
+	run chain-greedy -d "$LINE" --play '' <<<"$log"
+	assert_output "chain-greedy: --play: player 1 is not stuck: words starting with 'c' are left"
+	# Stuck: the person's empty move ends the game.
+	run bash -c "chain-greedy -d '$LINE' --start eff --play '' | tail -1"
+	assert_output "1,1,1,person,,0,0,0,stuck"
+	run bash -c "chain-greedy -d '$LINE' --start eff --play '' | chain-greedy -d '$LINE' --play sa"
+	assert_failure 1
+	assert_output "chain-greedy: --play: the game is over"
+	run chain-greedy -d "$LINE" --start sa --play abb --vs greedy
+	assert_failure 2
+	assert_line --index 0 "chain-greedy: --play appends to a game log: not with --vs"
 }
 
 @test "errors leave no output file behind" {

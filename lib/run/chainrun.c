@@ -13,6 +13,7 @@
 #include "core/table.h"
 #include "core/utf8.h"
 #include "core/util.h"
+#include "words/wordkey.h"
 
 static const char *const log_cols[] = {"game",  "turn",     "player",   "strategy", "word",
 				       "points", "p1_score", "p2_score", "event"};
@@ -27,6 +28,7 @@ typedef struct {
 	uint64_t seed;        /* this game's tie-break seed */
 	output *trace;
 	chain_trace candidates; /* the last choice's, for --trace */
+	char outside_tail[WORDKEY_MAX]; /* a start word's tail no word has */
 } runctx;
 
 /* One log row as written: the nine columns, then any extra ones. */
@@ -104,6 +106,49 @@ static int64_t need_int(const table *t, int col, int64_t lo, int64_t hi)
 	return v;
 }
 
+/* The text of key K (the tail of an outside start word if no word has it). */
+static const char *key_text(const runctx *cx, uint32_t k)
+{
+	return k < cx->d->nkeys ? strmap_key(cx->d->keys, k) : cx->outside_tail;
+}
+
+/* Starts G from WORD, in the dictionary or not: a word from outside is
+ * keyed by the rules the dictionary's words were keyed by (told on
+ * stderr when TELL). FILE and LINE, when FILE is set, name where it was
+ * read. */
+static void start_game(runctx *cx, chain_game *g, const char *word, bool tell, const char *file,
+		       long line)
+{
+	int64_t id = dict_find(cx->d, word);
+	if (id >= 0) {
+		chain_start(g, (uint32_t)id);
+		return;
+	}
+	wordkey_rules rules;
+	char head[WORDKEY_MAX], tail[WORDKEY_MAX], name[80];
+	bool known = wordkey_infer(cx->d, &rules);
+	snprintf(name, sizeof name, "the dictionary's rules (");
+	wordkey_name(&rules, name + strlen(name), sizeof name - strlen(name) - 1);
+	strcat(name, ")");
+	size_t n = strlen(word);
+	if (!utf8_valid(word, n) || wordkey_keys(&rules, word, n, head, tail) != WORDKEY_OK) {
+		if (file)
+			die_at(file, line, "start word '%s' is not in the dictionary and has no keys by %s",
+			       word, name);
+		die("start word '%s' is not in the dictionary and has no keys by %s", word, name);
+	}
+	int64_t k = dict_key(cx->d, tail);
+	if (k < 0) {
+		snprintf(cx->outside_tail, sizeof cx->outside_tail, "%s", tail);
+		k = cx->d->nkeys;
+	}
+	if (tell)
+		warn("start word '%s' is not in the dictionary; keyed by %s: head %s, tail %s", word,
+		     known ? name : "its first and last characters (no wordload rules fit the dictionary)",
+		     head, tail);
+	chain_start_key(g, (uint32_t)k);
+}
+
 /* One row of a log as read. */
 typedef struct {
 	int64_t game, turn, player, points, p1, p2;
@@ -165,14 +210,11 @@ static void replay_row(runctx *cx, const char *name, long line, const logmove *m
 	}
 	if (strcmp(m->event, "start") != 0 || m->player != 0)
 		die_at(name, line, "turn 0 must be the start word (player 0, event start)");
-	int64_t w = dict_find(cx->d, m->word);
-	if (w < 0)
-		die_at(name, line, "start word '%s' is not in the dictionary", m->word);
 	if (llabs(m->p1) > CHAIN_MAX_HANDICAP || llabs(m->p2) > CHAIN_MAX_HANDICAP)
 		die_at(name, line, "the start row's scores are the handicaps, from %d to %d",
 		       -CHAIN_MAX_HANDICAP, CHAIN_MAX_HANDICAP);
 	cx->o->rules.handicap[0] = m->p1, cx->o->rules.handicap[1] = m->p2;
-	chain_start(g, (uint32_t)w);
+	start_game(cx, g, m->word, false, name, line);
 }
 
 /* Whether column I of the log is one of the nine (else it is carried). */
@@ -283,51 +325,106 @@ static uint32_t need_word(const runctx *cx, const char *w)
 	return (uint32_t)id;
 }
 
-/* Start words for a tournament: all, a file of words, or W1,W2,... */
+typedef struct {
+	uint32_t *w;
+	size_t n, cap;
+} startlist;
+
+static void starts_add(startlist *l, uint32_t w)
+{
+	util_grow((void **)&l->w, &l->cap, l->n + 1, sizeof *l->w);
+	l->w[l->n++] = w;
+}
+
+/* A start word read from FILE at LINE: in the dictionary, or die. */
+static void starts_add_word(const runctx *cx, startlist *l, const char *w, const char *file,
+			    long line)
+{
+	int64_t id = dict_find(cx->d, w);
+	if (id < 0)
+		die_at(file, line, "start word '%s' is not in the dictionary", w);
+	starts_add(l, (uint32_t)id);
+}
+
+/* N words drawn without replacement from the stream (seed, 0), which no
+ * move draws from, kept in dictionary order (selection sampling). */
+static void starts_sample(const runctx *cx, startlist *l, const char *arg)
+{
+	int64_t n;
+	if (!util_parse_i64(arg + 7, 1, INT64_MAX, &n))
+		die_usage("invalid --starts '%s': expected sample:N with N a positive integer", arg);
+	uint32_t total = cx->d->nwords;
+	uint64_t need = (uint64_t)n < total ? (uint64_t)n : total;
+	rng r;
+	rng_stream(&r, cx->o->common.seed, 0);
+	for (uint32_t w = 0; w < total && need > 0; w++)
+		if (rng_below(&r, total - w) < need) {
+			starts_add(l, w);
+			need--;
+		}
+}
+
+/* One word per line (blank lines and # comments skipped). */
+static void starts_lines(const runctx *cx, startlist *l, const char *path)
+{
+	input_file *f = input_open(path);
+	const char *line;
+	size_t len;
+	while ((line = input_getline(f, &len))) {
+		if (input_line_has_nul(f))
+			die_at(path, input_lineno(f), "NUL byte in the line");
+		while (len && (line[len - 1] == '\n' || line[len - 1] == '\r' || line[len - 1] == ' '))
+			len--;
+		if (len == 0 || line[0] == '#')
+			continue;
+		char *w = xstrndup(line, len);
+		starts_add_word(cx, l, w, path, input_lineno(f));
+		free(w);
+	}
+	if (l->n == 0)
+		die_at(path, input_lineno(f) + 1, "no start words");
+	input_close(f);
+}
+
+/* The column COL of the table PATH (CSV or TSV, gzip or not); empty
+ * fields are skipped. */
+static void starts_column(const runctx *cx, startlist *l, const char *path, const char *col)
+{
+	table *t = table_open(path, NULL);
+	size_t c = (size_t)table_need_col(t, col);
+	while (table_read_row(t))
+		if (table_field_len(t, c) > 0)
+			starts_add_word(cx, l, table_field(t, c), table_name(t), table_line(t));
+	if (l->n == 0)
+		die_at(table_name(t), table_end_line(t), "no start words in column '%s'", col);
+	table_close(t);
+}
+
+/* Start words for a tournament: all, sample:N, a file of words (or a
+ * table's column), or W1,W2,... */
 static uint32_t *parse_starts(const runctx *cx, const char *arg, size_t *n)
 {
-	uint32_t *s = NULL;
-	size_t cap = 0;
-	*n = 0;
+	startlist l = {0};
 	struct stat st;
-	if (strcmp(arg, "all") == 0) {
-		s = xmalloc(cx->d->nwords * sizeof *s);
+	if (cx->o->starts_column) {
+		starts_column(cx, &l, arg, cx->o->starts_column);
+	} else if (strcmp(arg, "all") == 0) {
 		for (uint32_t w = 0; w < cx->d->nwords; w++)
-			s[w] = w;
-		*n = cx->d->nwords;
+			starts_add(&l, w);
+	} else if (strncmp(arg, "sample:", 7) == 0) {
+		starts_sample(cx, &l, arg);
 	} else if (stat(arg, &st) == 0 && S_ISREG(st.st_mode)) {
-		input_file *f = input_open(arg);
-		const char *line;
-		size_t len;
-		while ((line = input_getline(f, &len))) {
-			if (input_line_has_nul(f))
-				die_at(arg, input_lineno(f), "NUL byte in the line");
-			while (len && (line[len - 1] == '\n' || line[len - 1] == '\r' || line[len - 1] == ' '))
-				len--;
-			if (len == 0 || line[0] == '#')
-				continue;
-			char *w = xstrndup(line, len);
-			int64_t id = dict_find(cx->d, w);
-			if (id < 0)
-				die_at(arg, input_lineno(f), "start word '%s' is not in the dictionary", w);
-			free(w);
-			util_grow((void **)&s, &cap, *n + 1, sizeof *s);
-			s[(*n)++] = (uint32_t)id;
-		}
-		if (*n == 0)
-			die_at(arg, input_lineno(f) + 1, "no start words");
-		input_close(f);
+		starts_lines(cx, &l, arg);
 	} else {
 		char *copy = xstrdup(arg), *save = NULL;
-		for (char *w = strtok_r(copy, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
-			util_grow((void **)&s, &cap, *n + 1, sizeof *s);
-			s[(*n)++] = need_word(cx, w);
-		}
+		for (char *w = strtok_r(copy, ",", &save); w; w = strtok_r(NULL, ",", &save))
+			starts_add(&l, need_word(cx, w));
 		free(copy);
 	}
-	if (*n == 0)
+	if (l.n == 0)
 		die_usage("no start words in '%s'", arg);
-	return s;
+	*n = l.n;
+	return l.w;
 }
 
 /* The key ids of the characters of TEXT, marked in the rules' lose_tail. */
@@ -417,19 +514,50 @@ static void tournament(runctx *cx, chain_game *g)
 	output_close(out);
 }
 
+/* The person's move WORD (--play) for whoever is to move, checked
+ * against the rules; an empty WORD says the mover is stuck. */
+static void play_person(runctx *cx, chain_game *g, gamelog *lg, const char *word)
+{
+	const dict *d = cx->d;
+	int mover = chain_mover(g);
+	if (g->end != CHAIN_RUNNING)
+		die("--play: the game is over");
+	const char *prev = lg->rows[lg->n - 1].f[4], *need = key_text(cx, g->tail);
+	if (!*word) {
+		if (chain_can_move(g))
+			die("--play: player %d is not stuck: words starting with '%s' are left", mover, need);
+		chain_stuck(g);
+		log_add(lg, lg->game, g->turn + 1, mover, "person", "", 0, g->score, "stuck");
+		return;
+	}
+	int64_t w = dict_find(d, word);
+	if (w < 0)
+		die("--play: '%s' is not in the dictionary", word);
+	if (g->used[w])
+		die("--play: '%s' has been played already", word);
+	if (d->head[w] != g->tail)
+		die("--play: '%s' starts with '%s', not with '%s' (the end of '%s')", word,
+		    key_text(cx, d->head[w]), need, prev);
+	chain_play(g, (uint32_t)w);
+	log_add(lg, lg->game, g->turn, mover, "person", word, d->len[w], g->score, end_event(g->end));
+}
+
 /* A new game from --start, or the log read back; then --vs plays the
- * match out, or the program's player appends --moves moves. */
+ * match out, or the person's --play and the program's --moves moves are
+ * appended. */
 static void one_game(runctx *cx, chain_game *g)
 {
 	chainrun_opts *o = cx->o;
 	const run_opts *c = &o->common;
 	gamelog lg = {.game = o->game_id};
 	if (o->start) {
-		chain_start(g, need_word(cx, o->start));
+		start_game(cx, g, o->start, true, NULL, 0);
 		log_add(&lg, o->game_id, 0, 0, "start", o->start, 0, g->score, "start");
 	} else {
 		log_read(cx, c->nfiles ? c->files[0] : "-", &lg, g);
 	}
+	if (o->play)
+		play_person(cx, g, &lg, o->play);
 	if (o->has_vs) {
 		while (g->end == CHAIN_RUNNING) {
 			bool mine = (chain_mover(g) == 2) == o->second;

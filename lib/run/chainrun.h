@@ -1,6 +1,7 @@
 /* chainrun: what chain-greedy and chain-lookahead do: a step filter that
- * appends moves to a game log, a whole match from a start word, and a
- * tournament over many start words (one result row per game).
+ * appends moves to a game log (a person's with --play, then the
+ * program's), a whole match from a start word, and a tournament over many
+ * start words (one result row per game).
  *
  * The game log (game,turn,player,strategy,word,points,p1_score,p2_score,
  * event, then any extra columns carried along) is checked move by move
@@ -20,6 +21,8 @@ typedef struct {
 	const char *dict_path;   /* -d */
 	const char *start;       /* --start WORD: a new game */
 	const char *starts;      /* --starts LIST: a tournament */
+	const char *starts_column; /* --starts-column NAME: LIST is a table */
+	const char *play;        /* --play WORD: a person's move */
 	const char *trace_path;  /* --trace FILE */
 	const char *lose_tail;   /* --lose-tail CHARS */
 	chain_strategy me, vs;   /* the program's player, --vs */
