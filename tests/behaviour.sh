@@ -111,5 +111,6 @@ run calc-bad playout -g calc --policy mcts --black random
 # pipelines
 sh_run pl-sas "pipelines/sas-battle.sh"
 sh_run pl-nim-help "pipelines/play-nim.sh --help"
+sh_run pl-shiritori "cd $tmp && printf 'abb\\n?\\nzz\\ncdd\\nq\\n' | $PWD/pipelines/play-shiritori.sh --seed 1 --dict $PWD/$fix/line.csv --start sa -o game.csv; cat game.csv"
 
 sort -k1,1 "$tmp/all" | sha256sum | cut -c1-16 | sed 's/^/total                        /'

@@ -146,6 +146,70 @@ RSCRIPT
 	assert_line "You win. Well played!"
 }
 
+@test "play-shiritori.sh: polite rejections, hints, and the log at the end" {
+	run bash -c "printf 'abb\n?\nzz\nde\nbc\n\ncdd\nq\n' | '$TOP/pipelines/play-shiritori.sh' --seed 1 --dict '$FIX/line.csv' --start sa --vs greedy -o game.csv"
+	assert_success
+	assert_line --index 0 "Shiritori on 6 words against greedy, 15 rounds."
+	assert_line --index 2 "Start word: sa"
+	assert_output --partial "(starting with a): I play: bc (2 points). Score: you 3, me 2."
+	assert_output --partial "The best words for you, 2 moves ahead (your points minus mine):"
+	assert_line "  cdd (3 points, worth 1)"
+	assert_output --partial "Sorry, 'zz' is not in the dictionary."
+	assert_output --partial "Sorry, 'de' starts with 'd', not with 'c' (the end of 'bc')."
+	assert_output --partial "Sorry, 'bc' has been played already."
+	assert_output --partial "Sorry, please type a word (? for hints, q to quit)."
+	assert_output --partial "I play: de (2 points). Score: you 6, me 4."
+	assert_line --partial "(starting with e): Bye."
+	assert_line "The game log is in game.csv."
+	run cat game.csv
+	assert_output "game,turn,player,strategy,word,points,p1_score,p2_score,event
+1,0,0,start,sa,0,0,0,start
+1,1,1,person,abb,3,3,0,play
+1,2,2,greedy,bc,2,3,2,play
+1,3,1,person,cdd,3,6,2,play
+1,4,2,greedy,de,2,6,4,play"
+}
+
+@test "play-shiritori.sh: who starts, stuck either way, the score at the end" {
+	run bash -c "printf 'abb\ncdd\neff\n' | '$TOP/pipelines/play-shiritori.sh' --seed 1 --dict '$FIX/line.csv' --start sa --vs greedy -o g1.csv"
+	assert_line --partial "(starting with e): I have no word left. You win. Well played!"
+	run tail -1 g1.csv
+	assert_output "1,6,2,greedy,,0,9,4,stuck"
+	run bash -c "printf 'bc\nde\n' | '$TOP/pipelines/play-shiritori.sh' --seed 1 --dict '$FIX/line.csv' --start sa --first me -o g2.csv"
+	assert_line --index 3 "I play: abb (3 points). Score: you 0, me 3."
+	assert_line "No word is left for you. I win. Thank you for the game."
+	run tail -1 g2.csv
+	assert_output "1,6,2,person,,0,9,4,stuck"
+	run bash -c "printf 'bc\n' | '$TOP/pipelines/play-shiritori.sh' --seed 1 --dict '$FIX/line.csv' --start sa --first me --rounds 1 -o g3.tsv"
+	assert_line --index 0 "Shiritori on 6 words against lookahead, 1 round."
+	assert_line --partial "I win, 3 to 2. Thank you for the game."
+	run tail -1 g3.tsv
+	assert_output "$(printf '1\t2\t2\tperson\tbc\t2\t3\t2\tplay')"
+	# End of input is a goodbye too; the log so far is kept.
+	run bash -c "printf 'abb\n' | '$TOP/pipelines/play-shiritori.sh' --seed 1 --dict '$FIX/line.csv' --start sa --vs greedy -o g4.csv"
+	assert_success
+	assert_line "Bye."
+	assert_equal "$(wc -l < g4.csv)" 4
+	run "$TOP/pipelines/play-shiritori.sh" --first nobody
+	assert_failure 2
+	assert_output "play-shiritori.sh: --first is you or me"
+	run "$TOP/pipelines/play-shiritori.sh" --vs genius
+	assert_failure 2
+	assert_output "play-shiritori.sh: --vs is greedy, lookahead or lookahead:D"
+}
+
+@test "play-shiritori.sh in Japanese: ん loses, a start word from outside" {
+	wordload --kana "$TOP/dictionaries/japanese-nouns.txt" -o ja.csv
+	run bash -c "printf 'リボン\n' | '$TOP/pipelines/play-shiritori.sh' --seed 1 --dict ja.csv --lose-tail ん --start くすり -o g.csv"
+	assert_line --index 0 "Shiritori on 330 words against lookahead, 15 rounds; a word ending in ん loses."
+	assert_line --partial "Your word after 'くすり' (starting with り): 'リボン' ends in a losing letter. I win. Thank you for the game."
+	run tail -1 g.csv
+	assert_output "1,1,1,person,リボン,3,3,0,lose-tail"
+	run bash -c "printf 'こま\nq\n' | '$TOP/pipelines/play-shiritori.sh' --seed 1 --dict ja.csv --start ネコ --vs greedy -o g2.csv"
+	assert_line --index 2 "Start word: ネコ (not in the dictionary; read as ending in こ)"
+	assert_output --partial "I play: まつぼっくり (6 points). Score: you 2, me 6."
+}
+
 @test "othello-first-move.sh: merged shards equal one run; a PNG heatmap" {
 	run "$TOP/pipelines/othello-first-move.sh" -n 4000 --seed 3 -j 3 -o out
 	assert_success
