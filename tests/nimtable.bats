@@ -203,7 +203,7 @@ nimtable: period 12 from heap 71 on (pre-period 71)"
 	assert_output "nimtable: bad3.txt:1: '-2' is not a heap size from 0 to 1000000000"
 	printf '1 2 3\n' > three.txt
 	run nimtable wythoff --advise three.txt
-	assert_output "nimtable: wythoff positions have 2 heaps, not 3"
+	assert_output "nimtable: three.txt:1: wythoff positions have 2 heaps, not 3"
 }
 
 @test "game and size errors" {
@@ -249,4 +249,64 @@ N,27199290"
 	done
 	run nimtable --version
 	assert_output "nimtable (yomi) 0.1.0"
+}
+
+@test "counts without tables: Nim by bits, Wythoff by the pairs, octal by the period" {
+	run nimtable --count --max 100000 --max-memory 1M
+	assert_success
+	assert_output "outcome,count
+P,7858475971
+N,1000022141824030"
+	run nimtable --count --sizes 131071,131071,131071 --misere
+	assert_line --index 1 "P,17179869184"
+	run nimtable wythoff --count --max 1000000000 --max-memory 1M
+	assert_line --index 1 "P,763932023"
+	run nimtable octal:0.07 --count --max 20
+	assert_output "outcome,count
+P,5
+N,16"
+	run --separate-stderr nimtable octal:0.07 --p-only --max 20
+	assert_equal "$stderr" "nimtable: no period found up to heap 20"
+	assert_output "h1
+0
+1
+5
+9
+15"
+}
+
+@test "P positions stream without a table, in table order" {
+	for m in "" --misere; do
+		a=$(nimtable $m --p-only --sizes 7,5,6 | tail -n +2)
+		b=$(nimtable $m --sizes 7,5,6 | awk -F, '$4 == "P" { print $1 "," $2 "," $3 }')
+		assert_equal "$a" "$b"
+		a=$(nimtable wythoff $m --p-only --sizes 50,30 | tail -n +2)
+		b=$(nimtable wythoff $m --sizes 50,30 | awk -F, '$3 == "P" { print $1 "," $2 }')
+		assert_equal "$a" "$b"
+	done
+	run bash -c "nimtable wythoff --p-only --max 1000000000 --max-memory 1M 2>/dev/null | head -4"
+	assert_output "h1,h2
+0,0
+2,1
+1,2"
+}
+
+@test "huge heaps: advice and octal tables need no table, and long runs say so first" {
+	run bash -c "echo '99999993 4' | nimtable wythoff --advise --max-memory 1M"
+	assert_success
+	assert_output "h1,h2,outcome,move
+99999993,4,N,7 4"
+	run bash -c "echo 99999 | nimtable octal:0.77 --advise --max-memory 1M"
+	assert_output "h1,outcome,move
+99999,N,1+99997"
+	run bash -c "nimtable octal:0.77 --max 1000000000 --max-memory 1M 2>&1 | head -4"
+	assert_output "nimtable: the table: this takes 3 minutes or more
+h1,outcome,grundy,remoteness,move
+0,P,0,,
+1,N,1,,0"
+	run nimtable octal:0.6 --max 1000000 --max-memory 100K
+	assert_failure 1
+	assert_output "nimtable: the Grundy values up to heap 32640 need more than --max-memory"
+	run bash -c "nimtable --p-only --max 1000000 2>&1 | head -1"
+	assert_output "nimtable: the P positions: this takes 3179 minutes or more"
 }

@@ -697,3 +697,341 @@ bool nim_octal_sets(const nim_game *g, uint32_t n, uint64_t max_states, uint8_t 
 	free(s.rem);
 	return ok;
 }
+
+/* ---- counting and moves without a table ---- */
+
+uint64_t nim_count_p(const nim_game *g)
+{
+	/* Normal play: the positions of nim-sum 0, by the highest bit at
+	 * which some heap first drops below its bound. Above that bit every
+	 * heap equals its bound (so the bounds' higher bits must have nim-sum
+	 * 0); at it, the heaps S that drop (bound bit 1, chosen 0) leave the
+	 * others' bits there, which must have even weight; below it the heaps
+	 * of S are free, one of them fixed by the others so that the sum is 0.
+	 * Summed over S with a generating product: the sets with |A \ S| even
+	 * are (prod(x + y) + prod(x - y)) / 2. Every product counts positions
+	 * within the bounds, so stays below 2^62 (nim_positions). */
+	int m = g->m;
+	uint64_t all = 0;
+	for (int i = 0; i < m; i++)
+		all ^= g->max[i];
+	unsigned __int128 count = all == 0;
+	for (int b = 31; b >= 0; b--) {
+		uint64_t hi = 0, lowmask = ((uint64_t)1 << b) - 1, x = (uint64_t)1 << b;
+		for (int i = 0; i < m; i++)
+			hi ^= (uint64_t)g->max[i] >> (b + 1);
+		if (hi)
+			continue;
+		__int128 plus = 1, minus = 1, none = 1, fixed = 1;
+		int na = 0;
+		for (int i = 0; i < m; i++) {
+			__int128 y = (__int128)(g->max[i] & lowmask) + 1;
+			if (g->max[i] >> b & 1) {
+				na++;
+				plus *= x + y;
+				minus *= (__int128)x - y;
+				none *= y;
+			} else {
+				fixed *= y;
+			}
+		}
+		if (na == 0)
+			continue;
+		__int128 even = (plus + minus) / 2 - (na % 2 == 0 ? none : 0);
+		count += (unsigned __int128)(even / (__int128)x * fixed);
+	}
+	/* Misere play differs only where every heap is 0 or 1: there P is an
+	 * odd number of ones instead of an even one, which is as many
+	 * positions unless no heap can hold a 1 (then the one position, all
+	 * zero, is N instead of P). */
+	if (g->misere) {
+		bool any = false;
+		for (int i = 0; i < m; i++)
+			any |= g->max[i] >= 1;
+		if (!any)
+			count--;
+	}
+	return (uint64_t)count;
+}
+
+/* How many k >= 1 have the pair's lower (B false) or upper member at most X. */
+static uint64_t wythoff_rank(uint64_t x, bool upper)
+{
+	uint64_t lo = 0, hi = x + 1; /* the answer is in [lo, hi) */
+	while (hi - lo > 1) {
+		uint64_t mid = lo + (hi - lo) / 2, a, b;
+		nim_wythoff_pair(mid, &a, &b);
+		if ((upper ? b : a) <= x)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+uint64_t nim_wythoff_partner(uint64_t y, bool misere)
+{
+	if (misere && y <= 2)
+		return y == 0 ? 1 : y == 1 ? 0 : 2;
+	if (y == 0)
+		return 0;
+	uint64_t k = wythoff_rank(y, false), a, b;
+	nim_wythoff_pair(k, &a, &b);
+	if (a == y)
+		return b;
+	nim_wythoff_pair(wythoff_rank(y, true), &a, &b);
+	return a; /* every y >= 1 is a lower or an upper member */
+}
+
+uint64_t nim_wythoff_count_p(const nim_game *g)
+{
+	uint64_t m0 = g->max[0], m1 = g->max[1];
+	uint64_t n = 1 + /* (0, 0), then (a_k, b_k) and (b_k, a_k) as (x, y) */
+		     (wythoff_rank(m0, false) < wythoff_rank(m1, true) ? wythoff_rank(m0, false)
+									: wythoff_rank(m1, true)) +
+		     (wythoff_rank(m0, true) < wythoff_rank(m1, false) ? wythoff_rank(m0, true)
+								       : wythoff_rank(m1, false));
+	if (g->misere) { /* six small positions change sides */
+		static const uint8_t out[3][2] = {{0, 0}, {1, 2}, {2, 1}}, in[3][2] = {{0, 1}, {1, 0}, {2, 2}};
+		for (int i = 0; i < 3; i++) {
+			n -= out[i][0] <= m0 && out[i][1] <= m1;
+			n += in[i][0] <= m0 && in[i][1] <= m1;
+		}
+	}
+	return n;
+}
+
+bool nim_wythoff_move(uint32_t *h, bool misere)
+{
+	uint64_t x = h[0], y = h[1];
+	uint64_t px = nim_wythoff_partner(y, misere), py = nim_wythoff_partner(x, misere);
+	if (px < x) {
+		h[0] = (uint32_t)px;
+		return true;
+	}
+	if (py < y) {
+		h[1] = (uint32_t)py;
+		return true;
+	}
+	/* The diagonal: the one P position whose heaps differ by d. */
+	uint64_t d = x > y ? x - y : y - x, lo, hi;
+	if (misere && d <= 1)
+		lo = d == 0 ? 2 : 0;
+	else
+		nim_wythoff_pair(d, &lo, &hi);
+	uint64_t low = x < y ? x : y;
+	if (lo >= low)
+		return false;
+	h[0] = (uint32_t)(x - (low - lo));
+	h[1] = (uint32_t)(y - (low - lo));
+	return true;
+}
+
+/* ---- octal Grundy sequences, shortened by their period ---- */
+
+uint32_t nim_octal_value(const nim_octal_seq *s, uint64_t h)
+{
+	if (h < s->len)
+		return s->v[h];
+	return s->v[s->pre + (h - s->pre) % s->period];
+}
+
+/* Option visits to compute the values of heaps 0..N directly (splits
+ * dominate: about N^2 / 4 for each digit that allows them). */
+static double octal_work(const nim_game *g, uint64_t n)
+{
+	double w = (double)n;
+	for (int k = 1; k <= g->ndigits; k++)
+		if (g->digit[k] & 4)
+			w += (double)n * (double)n / 4;
+	return w;
+}
+
+/* Values of heaps s->len..n by mex over the options (s->v has room). */
+static void octal_extend(const nim_game *g, nim_octal_seq *s, uint32_t n, octmex_t *m)
+{
+	for (uint32_t h = s->len; h <= n; h++) {
+		m->stamp = h + 1; /* the seen array starts all 0 */
+		nim_octal_options(g, h, mark_option, m);
+		uint32_t x = 0;
+		while (x < m->cap && m->seen[x] == m->stamp)
+			x++;
+		s->v[h] = x;
+		if (x + 1 >= m->cap / 2) { /* values stay below the seen array's half */
+			uint32_t old = m->cap;
+			m->cap *= 2;
+			m->seen = xrealloc(m->seen, (size_t)m->cap * sizeof *m->seen);
+			memset(m->seen + old, 0, (size_t)(m->cap - old) * sizeof *m->seen);
+		}
+	}
+	s->len = n + 1;
+}
+
+const char *nim_octal_values(const nim_game *g, uint32_t n, uint64_t max_bytes, double max_work,
+			     nim_octal_seq *s)
+{
+	static char why[160];
+	*s = (nim_octal_seq){0};
+	octmex_t m = {.cap = 64};
+	m.seen = xcalloc(m.cap, sizeof *m.seen);
+	uint32_t done = 0; /* values 0..done are known when s->len > 0 */
+	for (uint32_t upto = n < 255 ? n : 255;; upto = upto > n / 2 ? n : 2 * upto) {
+		if ((uint64_t)upto * 4 + 4 > max_bytes) {
+			snprintf(why, sizeof why, "the Grundy values up to heap %u need more than --max-memory", upto);
+			break;
+		}
+		if (octal_work(g, upto) > max_work && upto > done) {
+			snprintf(why, sizeof why,
+				 "no period found up to heap %u, and the values up to heap %u would take "
+				 "about %.0f minutes; use a smaller --max",
+				 done, n, octal_work(g, n) / NIM_OCTAL_RATE / 60);
+			break;
+		}
+		if ((octal_work(g, upto) - octal_work(g, done)) / NIM_OCTAL_RATE >= 5)
+			warn("no period found up to heap %u: computing heaps up to %u, about %.0f s", done,
+			     upto, (octal_work(g, upto) - octal_work(g, done)) / NIM_OCTAL_RATE);
+		s->v = xrealloc(s->v, ((size_t)upto + 1) * sizeof *s->v);
+		m.v = s->v;
+		octal_extend(g, s, upto, &m);
+		done = upto;
+		if (upto < n && nim_octal_period(g, s->v, upto, &s->period, &s->pre))
+			break; /* the rest follows from the period */
+		if (upto == n) {
+			s->period = 0;
+			break;
+		}
+	}
+	free(m.seen);
+	if (s->len == done + 1 && (done == n || s->period))
+		return NULL;
+	free(s->v);
+	*s = (nim_octal_seq){0};
+	return why;
+}
+
+void nim_octal_seq_free(nim_octal_seq *s)
+{
+	free(s->v);
+	free(s->win);
+	*s = (nim_octal_seq){0};
+}
+
+bool nim_octal_seq_period(const nim_game *g, const nim_octal_seq *s, uint32_t n, uint32_t *period,
+			  uint32_t *preperiod)
+{
+	/* Up to a few million heaps the sequence is written out and searched
+	 * as nim_octal_period does; beyond, its period found early is the
+	 * answer, reduced to the smallest that the theorem proves by then. */
+	if (n <= (1u << 22) || !s->period) {
+		if (!s->period && n >= s->len)
+			return false;
+		uint32_t *v = xmalloc(((size_t)n + 1) * sizeof *v);
+		for (uint32_t h = 0; h <= n; h++)
+			v[h] = nim_octal_value(s, h);
+		bool ok = nim_octal_period(g, v, n, period, preperiod);
+		free(v);
+		return ok;
+	}
+	uint32_t p = s->period;
+	for (uint32_t d = 1; d < s->period; d++) {
+		if (s->period % d)
+			continue;
+		bool cyc = true;
+		for (uint32_t i = 0; i < s->period && cyc; i++)
+			cyc = nim_octal_value(s, s->pre + i) == nim_octal_value(s, s->pre + (i + d) % s->period);
+		if (cyc) {
+			p = d;
+			break;
+		}
+	}
+	uint32_t n0 = s->pre;
+	while (n0 > 0 && nim_octal_value(s, n0 - 1) == nim_octal_value(s, n0 - 1 + p))
+		n0--;
+	*period = p;
+	*preperiod = n0;
+	return true;
+}
+
+/* The first split x of REST (x in [lo, hi], ascending) whose parts' values
+ * XOR to TARGET, or 0. */
+static uint32_t first_split(const nim_octal_seq *s, uint32_t rest, uint32_t lo, uint32_t hi,
+			    uint32_t target)
+{
+	for (uint32_t x = lo; x <= hi; x++)
+		if ((nim_octal_value(s, x) ^ nim_octal_value(s, rest - x)) == target)
+			return x;
+	return 0;
+}
+
+bool nim_octal_first_option(const nim_game *g, const nim_octal_seq *s, uint32_t h, uint32_t target,
+			    uint32_t *a, uint32_t *b)
+{
+	for (int k = 1; k <= g->ndigits && (uint32_t)k <= h; k++) {
+		uint8_t d = g->digit[k];
+		uint32_t rest = h - (uint32_t)k;
+		if ((d & 1) && rest == 0 && target == 0) {
+			*a = *b = 0;
+			return true;
+		}
+		if ((d & 2) && rest > 0 && nim_octal_value(s, rest) == target) {
+			*a = rest, *b = 0;
+			return true;
+		}
+		if (!(d & 4) || rest < 2)
+			continue;
+		uint32_t half = rest / 2, x = 0;
+		if (!s->period) {
+			x = first_split(s, rest, 1, half, target);
+		} else {
+			/* Where both parts lie past the pre-period, the XOR
+			 * repeats with x mod the period: one period decides. */
+			uint32_t n0 = s->pre > 0 ? s->pre : 1, p = s->period;
+			uint32_t mid_hi = rest >= n0 ? rest - n0 : 0;
+			if (mid_hi > half)
+				mid_hi = half;
+			x = first_split(s, rest, 1, n0 - 1 < half ? n0 - 1 : half, target);
+			if (!x && n0 <= mid_hi)
+				x = first_split(s, rest, n0, mid_hi - n0 >= p ? n0 + p - 1 : mid_hi, target);
+			if (!x && mid_hi < half)
+				x = first_split(s, rest, mid_hi + 1 > n0 ? mid_hi + 1 : n0, half, target);
+		}
+		if (x) {
+			*a = x, *b = rest - x;
+			return true;
+		}
+	}
+	return false;
+}
+
+bool nim_octal_winning_move(const nim_game *g, nim_octal_seq *s, uint32_t h, uint32_t *a,
+			    uint32_t *b)
+{
+	/* Past 2 (pre + period) plus the digits, every option's value is the
+	 * periodic part's, and the splits searched (those with a part below
+	 * the pre-period and one period after it) sit at fixed offsets. */
+	if (!s->period)
+		return nim_octal_first_option(g, s, h, 0, a, b);
+	if (!s->win) {
+		s->win_from = 2 * ((uint64_t)s->pre + s->period) + (uint64_t)g->ndigits + 2;
+		s->win = xmalloc(s->period * sizeof *s->win);
+		for (uint32_t i = 0; i < s->period; i++)
+			s->win[i] = -2;
+	}
+	if (h < s->win_from)
+		return nim_octal_first_option(g, s, h, 0, a, b);
+	int64_t *w = &s->win[h % s->period];
+	if (*w == -2) {
+		if (!nim_octal_first_option(g, s, h, 0, a, b)) {
+			*w = -1;
+		} else {
+			uint32_t taken = h - (*b ? *a + *b : *a);
+			*w = (int64_t)taken << 32 | (*b ? *a : 0);
+		}
+	}
+	if (*w == -1)
+		return false;
+	uint32_t rest = h - (uint32_t)(*w >> 32), x = (uint32_t)(*w & 0xffffffff);
+	*a = x ? x : rest;
+	*b = x ? rest - x : 0;
+	return true;
+}

@@ -68,6 +68,18 @@ bool nim_bouton_move(uint32_t *h, int m, bool misere);
 /* The k-th Wythoff P position (floor(k phi), floor(k phi^2)), exactly. */
 void nim_wythoff_pair(uint64_t k, uint64_t *a, uint64_t *b);
 
+/* Counts without a table: the P positions of G within its bounds, for Nim
+ * (Bouton's rules summed over bits) and Wythoff (the Beatty pairs). */
+uint64_t nim_count_p(const nim_game *g);
+uint64_t nim_wythoff_count_p(const nim_game *g);
+/* Wythoff: the heap X such that (X, Y) is a P position (there is one for
+ * every Y, in normal and in misere play). */
+uint64_t nim_wythoff_partner(uint64_t y, bool misere);
+/* Wythoff: a winning move from H (in place) by the pairs, trying heap 1,
+ * heap 2, then both, as the table's move order does; false if there is
+ * none: H is P, or misere (0, 0), won with no move left. */
+bool nim_wythoff_move(uint32_t *h, bool misere);
+
 /* Octal games: calls F(a, b, ARG) for every option of a single heap of
  * size H, in a fixed order (amount taken ascending; for each, removing the
  * whole heap, leaving one heap, then splits with the smaller part
@@ -85,6 +97,46 @@ uint32_t *nim_octal_grundy(const nim_game *g, uint32_t n);
  * N0 <= i < 2 N0 + P + t (t the number of octal digits) within V[0..n]. */
 bool nim_octal_period(const nim_game *g, const uint32_t *v, uint32_t n, uint32_t *period,
 		       uint32_t *preperiod);
+
+/* Octal games: the Grundy values of heaps 0..n, computed directly until
+ * the octal periodicity theorem proves a period (checked as the heaps
+ * double), the rest by the period: v(h) = v(pre + (h - pre) mod period). */
+typedef struct {
+	uint32_t *v;     /* values of heaps 0..len-1 */
+	uint32_t len;
+	uint32_t period; /* 0: none found, len is n + 1 */
+	uint32_t pre;
+	/* nim_octal_winning_move's answers for heaps past win_from, by the
+	 * heap mod the period: amount taken << 32 | smaller part, -1 none,
+	 * -2 not yet known. */
+	int64_t *win;
+	uint64_t win_from;
+} nim_octal_seq;
+/* Option visits a second that nim_octal_values' estimates assume: low, to
+ * say "minutes" early rather than late. */
+#define NIM_OCTAL_RATE 5e8
+/* Fills S for heaps 0..N, or returns why not (memory over MAX_BYTES, or
+ * over MAX_WORK option visits before a period shows) with S empty. Says
+ * on stderr before a step that will take seconds. */
+const char *nim_octal_values(const nim_game *g, uint32_t n, uint64_t max_bytes, double max_work,
+			     nim_octal_seq *s);
+uint32_t nim_octal_value(const nim_octal_seq *s, uint64_t h);
+void nim_octal_seq_free(nim_octal_seq *s);
+/* nim_octal_period over heaps 0..N of the sequence S (without writing
+ * out a billion values). */
+bool nim_octal_seq_period(const nim_game *g, const nim_octal_seq *s, uint32_t n, uint32_t *period,
+			  uint32_t *preperiod);
+/* The option nim_octal_options would list first among those of heap H
+ * whose value is TARGET (the XOR of the heaps it leaves), in time that
+ * does not grow with H once the sequence is periodic; false if none. */
+bool nim_octal_first_option(const nim_game *g, const nim_octal_seq *s, uint32_t h, uint32_t target,
+			    uint32_t *a, uint32_t *b);
+
+/* nim_octal_first_option with TARGET 0 (a winning move from an N heap),
+ * in constant time for heaps far past the pre-period: there the answer,
+ * as the amount taken and the smaller part, repeats with the period. */
+bool nim_octal_winning_move(const nim_game *g, nim_octal_seq *s, uint32_t h, uint32_t *a,
+			    uint32_t *b);
 
 /* Octal games on sets of heaps: outcome (0 = P) and remoteness of a
  * single heap of each size 0..n, in normal or misere play, by a memoized

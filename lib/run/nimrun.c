@@ -63,6 +63,20 @@ static void header(output *o, int m, bool p_only)
 	output_end_row(o);
 }
 
+/* Rates the up-front warnings assume: low, so that what they do not warn
+ * about is short on any machine. */
+#define ROWS_PER_SECOND 5e6      /* table rows written */
+#define VISITS_PER_SECOND 1e8    /* children visited by the solver */
+/* Octal games: option visits allowed before a period must have shown. */
+#define OCTAL_MAX_WORK (NIM_OCTAL_RATE * 30)
+
+/* Says on stderr, before it starts, that WHAT will take minutes. */
+static void expect_time(double seconds, const char *what)
+{
+	if (seconds >= 60)
+		warn("%s: this takes %.0f minutes or more", what, seconds / 60);
+}
+
 static void need_memory(const nim_game *g, bool grundy, uint64_t limit)
 {
 	uint64_t n = nim_positions(g), bytes = nim_solve_bytes(g, grundy);
@@ -72,10 +86,18 @@ static void need_memory(const nim_game *g, bool grundy, uint64_t limit)
 		    n == 0 ? "over " : "", n == 0 ? 1e9 : (double)bytes / (1 << 30));
 }
 
+/* Seconds the solver needs for G at the least (children visited). */
+static double solve_seconds(const nim_game *g)
+{
+	double per = g->kind == NIM_SUBTRACT ? (double)g->m * g->nsub : (double)g->m + 1;
+	return (double)nim_positions(g) * per / VISITS_PER_SECOND;
+}
+
 /* The full table from the solver, streamed row by row. */
 static void write_table(const nim_game *g, uint64_t limit, bool p_only, output *o)
 {
 	need_memory(g, !p_only, limit);
+	expect_time(solve_seconds(g) + (double)nim_positions(g) / ROWS_PER_SECOND, "the table");
 	nim_table *t = nim_solve(g, !p_only);
 	uint32_t h[NIM_MAX_HEAPS] = {0}, mv[NIM_MAX_HEAPS];
 	header(o, g->m, p_only);
@@ -113,84 +135,108 @@ static void write_table(const nim_game *g, uint64_t limit, bool p_only, output *
 	nim_table_free(t);
 }
 
-/* Nim's P positions by Bouton's rule, without a table. */
+/* Nim's P positions by Bouton's rule, without a table and without
+ * visiting the N positions: heap 1 is fixed by the others (the nim-sum
+ * of the others, or in misere play with no other heap above 1 that sum
+ * XOR 1), so the others are enumerated in index order. */
 static void nim_p_only(const nim_game *g, output *o)
 {
 	uint32_t h[NIM_MAX_HEAPS] = {0};
-	uint64_t n = nim_positions(g);
-	if (n == 0)
-		die("too many positions");
+	if (nim_positions(g) == 0)
+		die("too many positions (over 2^62)");
+	expect_time((double)nim_count_p(g) / ROWS_PER_SECOND, "the P positions");
 	header(o, g->m, true);
-	for (uint64_t i = 0; i < n; i++) {
-		if (nim_bouton_p(h, g->m, g->misere)) {
+	for (;;) {
+		uint32_t x = 0;
+		bool big = false;
+		for (int i = 1; i < g->m; i++) {
+			x ^= h[i];
+			big |= h[i] > 1;
+		}
+		h[0] = g->misere && !big ? x ^ 1 : x;
+		if (h[0] <= g->max[0]) {
 			put_position(o, h, g->m);
 			output_end_row(o);
 		}
-		for (int k = 0; k < g->m && ++h[k] > g->max[k]; k++)
+		int k = 1;
+		for (; k < g->m && ++h[k] > g->max[k]; k++)
 			h[k] = 0;
+		if (k == g->m)
+			break;
 	}
 }
 
-static int cmp_u64(const void *a, const void *b)
+/* Wythoff's P positions in index order (heap 2, then heap 1) without a
+ * table: every heap 2 size y has one partner x (nim_wythoff_partner).
+ * Walked along the Beatty pairs: y is the lower member of the next pair
+ * not yet met as a lower one (whose upper is y + k) unless it is the upper
+ * member of the next pair not yet met as an upper one. */
+static void wythoff_p_only(const nim_game *g, output *o)
 {
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-	return x < y ? -1 : x > y;
-}
-
-/* Wythoff's P positions within the bounds from the Beatty pairs (misere:
- * the same but for the six small positions tests/unit/test_heap.c names). */
-static uint64_t *wythoff_p(const nim_game *g, size_t *count)
-{
-	uint64_t w0 = (uint64_t)g->max[0] + 1;
-	size_t cap = 64, n = 0;
-	uint64_t *v = xmalloc(cap * sizeof *v);
-	for (uint64_t k = 0;; k++) {
-		uint64_t a, b;
-		nim_wythoff_pair(k, &a, &b);
-		if (a > g->max[0] && a > g->max[1])
-			break;
-		uint64_t pair[2][2] = {{a, b}, {b, a}};
-		for (int s = 0; s < (k ? 2 : 1); s++) {
-			uint64_t x = pair[s][0], y = pair[s][1];
-			if (g->misere && ((x == 0 && y == 0) || x + y == 3))
-				continue; /* (0,0), (1,2), (2,1) are N in misere play */
-			if (x <= g->max[0] && y <= g->max[1]) {
-				util_grow((void **)&v, &cap, n + 1, sizeof *v);
-				v[n++] = y * w0 + x;
-			}
+	expect_time((double)nim_wythoff_count_p(g) / ROWS_PER_SECOND, "the P positions");
+	header(o, 2, true);
+	uint64_t klow = 1, kup = 1, a, b;
+	nim_wythoff_pair(kup, &a, &b);
+	for (uint64_t y = 0; y <= g->max[1]; y++) {
+		uint64_t x;
+		if (y == 0) {
+			x = 0;
+		} else if (y == b) {
+			x = a;
+			nim_wythoff_pair(++kup, &a, &b);
+		} else {
+			x = y + klow++;
+		}
+		if (g->misere && y <= 2)
+			x = nim_wythoff_partner(y, true);
+		if (x <= g->max[0]) {
+			output_int(o, (int64_t)x);
+			output_int(o, (int64_t)y);
+			output_end_row(o);
 		}
 	}
-	if (g->misere) { /* and (0,1), (1,0), (2,2) are P */
-		static const uint64_t extra[3][2] = {{0, 1}, {1, 0}, {2, 2}};
-		for (int i = 0; i < 3; i++)
-			if (extra[i][0] <= g->max[0] && extra[i][1] <= g->max[1]) {
-				util_grow((void **)&v, &cap, n + 1, sizeof *v);
-				v[n++] = extra[i][1] * w0 + extra[i][0];
-			}
-	}
-	qsort(v, n, sizeof *v, cmp_u64);
-	*count = n;
-	return v;
+}
+
+/* Octal games: heap sizes and the sets search's bounds. */
+#define OCTAL_SETS 3000000
+#define OCTAL_SETS_HEAP 48 /* the sets grow like partitions of the heap */
+
+/* The Grundy values of an octal game's heaps 0..N, or die saying why not. */
+static void octal_values(const nim_game *g, uint32_t n, uint64_t limit, nim_octal_seq *s)
+{
+	const char *why = nim_octal_values(g, n, limit, OCTAL_MAX_WORK, s);
+	if (why)
+		die("%s", why);
 }
 
 static void write_count(const nim_game *g, uint64_t limit, output *o)
 {
 	uint64_t n = nim_positions(g), p = 0;
 	if (n == 0)
-		die("too many positions to count");
+		die("too many positions to count (over 2^62)");
 	if (g->kind == NIM_NIM) {
-		uint32_t h[NIM_MAX_HEAPS] = {0};
-		for (uint64_t i = 0; i < n; i++) {
-			p += nim_bouton_p(h, g->m, g->misere);
-			for (int k = 0; k < g->m && ++h[k] > g->max[k]; k++)
-				h[k] = 0;
-		}
+		p = nim_count_p(g);
 	} else if (g->kind == NIM_WYTHOFF) {
-		size_t c;
-		free(wythoff_p(g, &c));
-		p = c;
+		p = nim_wythoff_count_p(g);
+	} else if (g->kind == NIM_OCTAL && !g->misere) {
+		nim_octal_seq s;
+		octal_values(g, g->max[0], limit, &s);
+		for (uint64_t h = 0; h <= g->max[0]; h++)
+			p += nim_octal_value(&s, h) == 0;
+		nim_octal_seq_free(&s);
+	} else if (g->kind == NIM_OCTAL) {
+		uint32_t m = g->max[0];
+		uint8_t out[OCTAL_SETS_HEAP + 1];
+		uint32_t rem[OCTAL_SETS_HEAP + 1];
+		char mv[OCTAL_SETS_HEAP + 1][16];
+		if (m > OCTAL_SETS_HEAP || !nim_octal_sets(g, m, OCTAL_SETS, out, rem, mv))
+			die("misere play needs the game on sets of heaps, tabled up to heap %d; use a smaller --max",
+			    OCTAL_SETS_HEAP);
+		for (uint32_t h = 0; h <= m; h++)
+			p += out[h] == 0;
 	} else {
 		need_memory(g, false, limit);
+		expect_time(solve_seconds(g), "the count");
 		nim_table *t = nim_solve(g, false);
 		for (uint64_t i = 0; i < n; i++)
 			p += t->outcome[i] == 0;
@@ -199,27 +245,41 @@ static void write_count(const nim_game *g, uint64_t limit, output *o)
 	static const char *const hdr[] = {"outcome", "count"};
 	output_row(o, hdr, 2);
 	output_field(o, "P");
-	output_int(o, (int64_t)p);
+	output_uint(o, p);
 	output_end_row(o);
 	output_field(o, "N");
-	output_int(o, (int64_t)(n - p));
+	output_uint(o, n - p);
 	output_end_row(o);
 }
 
-/* The first option of a heap whose Grundy value is TARGET (any option when
- * V is NULL), with the heaps it leaves. */
-typedef struct {
-	const uint32_t *v;
-	uint32_t target, a, b;
-} octal_option;
-
-static bool option_with_value(uint32_t a, uint32_t b, void *arg)
+/* An octal heap's row: outcome, Grundy value (normal play), remoteness
+ * (from the sets search, up to heap 48), a fastest winning move. */
+static void octal_row(const nim_game *g, nim_octal_seq *s, uint32_t h, bool sets,
+		      const uint8_t *outcome, const uint32_t *rem, char (*mv)[16], output *o)
 {
-	octal_option *o = arg;
-	if (o->v && (o->v[a] ^ o->v[b]) != o->target)
-		return false;
-	o->a = a, o->b = b;
-	return true;
+	char move[32] = "";
+	bool n_pos;
+	if (sets) {
+		n_pos = outcome[h];
+		memcpy(move, mv[h], 16);
+	} else {
+		uint32_t a, b;
+		n_pos = nim_octal_value(s, h) != 0;
+		if (n_pos && nim_octal_winning_move(g, s, h, &a, &b))
+			nim_octal_move_text(a, b, move, sizeof move);
+	}
+	output_int(o, h);
+	output_field(o, n_pos ? "N" : "P");
+	if (s)
+		output_int(o, nim_octal_value(s, h));
+	else
+		output_na(o);
+	if (sets)
+		output_int(o, rem[h]);
+	else
+		output_na(o);
+	output_field(o, move);
+	output_end_row(o);
 }
 
 /* Octal games, one heap of each size: Grundy values (normal play), and
@@ -227,132 +287,141 @@ static bool option_with_value(uint32_t a, uint32_t b, void *arg)
  * heaps, which a heap breaks into. That search is refused past a bound on
  * the sets it visits: in normal play the Grundy values still decide the
  * outcome and a winning move, in misere play nothing does. */
-#define OCTAL_SETS 3000000
-#define OCTAL_SETS_HEAP 48 /* the sets grow like partitions of the heap */
-
-static void write_octal(const nim_game *g, output *o)
+static void write_octal(const nim_game *g, uint64_t limit, bool p_only, output *o)
 {
-	uint32_t n = g->max[0];
-	uint32_t *v = g->misere ? NULL : nim_octal_grundy(g, n);
-	uint8_t *outcome = xmalloc((size_t)n + 1);
-	uint32_t *rem = xmalloc(((size_t)n + 1) * sizeof *rem);
-	char(*mv)[16] = xmalloc(((size_t)n + 1) * sizeof *mv);
-	bool sets = n <= OCTAL_SETS_HEAP && nim_octal_sets(g, n, OCTAL_SETS, outcome, rem, mv);
+	uint32_t n = g->max[0], small = n < OCTAL_SETS_HEAP ? n : OCTAL_SETS_HEAP;
+	nim_octal_seq seq, *s = NULL;
+	if (!g->misere) {
+		octal_values(g, n, limit, &seq);
+		s = &seq;
+	}
+	uint8_t outcome[OCTAL_SETS_HEAP + 1];
+	uint32_t rem[OCTAL_SETS_HEAP + 1];
+	char mv[OCTAL_SETS_HEAP + 1][16];
+	bool sets = n <= OCTAL_SETS_HEAP && nim_octal_sets(g, small, OCTAL_SETS, outcome, rem, mv);
 	if (!sets && g->misere)
 		die("misere play needs the game on sets of heaps, tabled up to heap %d; use a smaller --max",
 		    OCTAL_SETS_HEAP);
-	static const char *const hdr[] = {"h1", "outcome", "grundy", "remoteness", "move"};
-	output_row(o, hdr, 5);
-	for (uint32_t h = 0; h <= n; h++) {
-		output_int(o, h);
-		if (sets) {
-			output_field(o, outcome[h] ? "N" : "P");
-		} else {
-			output_field(o, v[h] ? "N" : "P");
-			octal_option want = {.v = v, .target = 0};
-			mv[h][0] = '\0';
-			if (v[h] && nim_octal_options(g, h, option_with_value, &want))
-				nim_octal_move_text(want.a, want.b, mv[h], sizeof mv[h]);
-		}
-		if (v)
-			output_int(o, v[h]);
-		else
-			output_na(o);
-		if (sets)
-			output_int(o, rem[h]);
-		else
-			output_na(o);
-		output_field(o, mv[h]);
+	expect_time((double)n / ROWS_PER_SECOND, "the table");
+	if (p_only) {
+		output_field(o, "h1");
 		output_end_row(o);
+	} else {
+		static const char *const hdr[] = {"h1", "outcome", "grundy", "remoteness", "move"};
+		output_row(o, hdr, 5);
 	}
-	if (!sets)
+	for (uint32_t h = 0;; h++) {
+		if (p_only && (sets ? outcome[h] == 0 : nim_octal_value(s, h) == 0)) {
+			output_int(o, h);
+			output_end_row(o);
+		} else if (!p_only) {
+			octal_row(g, s, h, sets, outcome, rem, mv, o);
+		}
+		if (h == n)
+			break;
+	}
+	if (!sets && !p_only)
 		warn("remoteness left empty: it needs the game on sets of heaps, tabled up to heap %d",
 		     OCTAL_SETS_HEAP);
 	uint32_t per, pre;
-	if (v && nim_octal_period(g, v, n, &per, &pre))
+	if (s && nim_octal_seq_period(g, s, n, &per, &pre))
 		warn("period %u from heap %u on (pre-period %u)", per, pre, pre);
-	else if (v)
+	else if (s)
 		warn("no period found up to heap %u", n);
-	free(v);
-	free(outcome);
-	free(rem);
-	free(mv);
+	if (s)
+		nim_octal_seq_free(s);
+}
+
+/* Positions read for --advise: heaps, and the line each came from. */
+typedef struct {
+	uint32_t (*h)[NIM_MAX_HEAPS];
+	long *line;
+	size_t n;
+	int m;
+	const char *path;
+	long end; /* the line where the input ended */
+} positions;
+
+/* Stops at a heap's first option, keeping the heaps it leaves in ARG. */
+static bool option_any(uint32_t a, uint32_t b, void *arg)
+{
+	if (arg) {
+		((uint32_t *)arg)[0] = a;
+		((uint32_t *)arg)[1] = b;
+	}
+	return true;
 }
 
 /* --advise for octal games in normal play: the Grundy value of the
  * position is the nim-sum of its heaps'; a move on one heap that makes it
  * 0 wins. The move is written with the changed heap in place ("a+b" when
  * it splits). */
-static void octal_advise(const nim_game *g, uint32_t (*pos)[NIM_MAX_HEAPS], size_t n, int m,
-			 uint64_t seed, output *o)
+static void octal_advise(const nim_game *g, const positions *ps, uint64_t seed, uint64_t limit,
+			 output *o)
 {
 	if (g->misere)
 		die_usage("--advise plays octal games in normal play only");
 	uint32_t top = 0;
-	for (size_t r = 0; r < n; r++)
-		for (int i = 0; i < m; i++)
-			if (pos[r][i] > top)
-				top = pos[r][i];
-	if (top > 100000)
-		die("octal heaps up to 100000 only, not %u", top);
-	uint32_t *v = nim_octal_grundy(g, top);
-	advise_header(o, m);
-	for (size_t r = 0; r < n; r++) {
-		uint32_t *h = pos[r], x = 0;
-		for (int i = 0; i < m; i++)
-			x ^= v[h[i]];
+	for (size_t r = 0; r < ps->n; r++)
+		for (int i = 0; i < ps->m; i++)
+			if (ps->h[r][i] > top)
+				top = ps->h[r][i];
+	nim_octal_seq s;
+	octal_values(g, top, limit, &s);
+	advise_header(o, ps->m);
+	for (size_t r = 0; r < ps->n; r++) {
+		const uint32_t *h = ps->h[r];
+		uint32_t x = 0, a = 0, b = 0;
+		for (int i = 0; i < ps->m; i++)
+			x ^= nim_octal_value(&s, h[i]);
 		int at = -1;
-		octal_option opt = {.v = v};
-		for (int i = 0; i < m && at < 0 && x; i++) {
-			opt.target = v[h[i]] ^ x;
-			if (nim_octal_options(g, h[i], option_with_value, &opt))
+		for (int i = 0; i < ps->m && at < 0 && x; i++)
+			if (nim_octal_first_option(g, &s, h[i], nim_octal_value(&s, h[i]) ^ x, &a, &b))
 				at = i;
-		}
 		if (at < 0) { /* P: a legal move on a random heap that has one */
 			rng gen;
 			rng_stream(&gen, seed, r);
-			octal_option any = {0};
 			int movable = 0;
-			for (int i = 0; i < m; i++)
-				movable += nim_octal_options(g, h[i], option_with_value, &any);
+			for (int i = 0; i < ps->m; i++)
+				movable += nim_octal_options(g, h[i], option_any, NULL);
 			if (movable) {
 				int pick = (int)rng_below(&gen, (uint64_t)movable);
-				for (int i = 0; i < m && at < 0; i++)
-					if (nim_octal_options(g, h[i], option_with_value, &any) && pick-- == 0)
-						at = i, opt = any;
+				for (int i = 0; i < ps->m && at < 0; i++) {
+					uint32_t ab[2];
+					if (nim_octal_options(g, h[i], option_any, ab) && pick-- == 0)
+						at = i, a = ab[0], b = ab[1];
+				}
 			}
 		}
-		put_position(o, h, m);
+		put_position(o, h, ps->m);
 		output_field(o, x ? "N" : "P");
 		if (at < 0) {
 			output_na(o);
 		} else {
 			char buf[NIM_MAX_HEAPS * 24], *p = buf;
-			for (int i = 0; i < m; i++) {
+			for (int i = 0; i < ps->m; i++) {
 				if (i)
 					*p++ = ' ';
 				if (i != at)
 					p += sprintf(p, "%u", h[i]);
 				else
-					nim_octal_move_text(opt.a, opt.b, p, 24), p += strlen(p);
+					nim_octal_move_text(a, b, p, 24), p += strlen(p);
 			}
 			output_field(o, buf);
 		}
 		output_end_row(o);
 	}
-	free(v);
+	nim_octal_seq_free(&s);
 }
 
 /* Reads positions for --advise: a header line naming h1..hM, or lines of
- * numbers separated by blanks, commas or tabs. Sets *M to the heaps of a
- * position and *N to their number. */
-static uint32_t (*read_positions(const char *path, int *m, size_t *n))[NIM_MAX_HEAPS]
+ * numbers separated by blanks, commas or tabs. */
+static void read_positions(const char *path, positions *ps)
 {
 	input_file *f = input_open(path);
 	const char *line;
 	size_t len, cap = 0;
-	uint32_t (*pos)[NIM_MAX_HEAPS] = NULL;
-	*n = 0, *m = -1;
+	*ps = (positions){.m = -1, .path = path};
 	while ((line = input_getline(f, &len))) {
 		long lineno = input_lineno(f);
 		if (input_line_has_nul(f))
@@ -362,7 +431,7 @@ static uint32_t (*read_positions(const char *path, int *m, size_t *n))[NIM_MAX_H
 		int k = 0;
 		bool header_line = false;
 		for (char *tok = strtok_r(s, " \t,\r\n", &save); tok; tok = strtok_r(NULL, " \t,\r\n", &save)) {
-			if (tok[0] == 'h' && *n == 0 && *m < 0) {
+			if (tok[0] == 'h' && ps->n == 0 && ps->m < 0) {
 				header_line = true;
 				continue;
 			}
@@ -376,17 +445,21 @@ static uint32_t (*read_positions(const char *path, int *m, size_t *n))[NIM_MAX_H
 		free(s);
 		if (header_line || k == 0)
 			continue;
-		if (*m < 0)
-			*m = k;
-		if (k != *m)
-			die_at(path, lineno, "expected %d heaps, found %d", *m, k);
-		util_grow((void **)&pos, &cap, *n + 1, sizeof *pos);
-		memcpy(pos[(*n)++], h, sizeof h);
+		if (ps->m < 0)
+			ps->m = k;
+		if (k != ps->m)
+			die_at(path, lineno, "expected %d heaps, found %d", ps->m, k);
+		size_t c = cap;
+		util_grow((void **)&ps->h, &cap, ps->n + 1, sizeof *ps->h);
+		if (c != cap)
+			ps->line = xrealloc(ps->line, cap * sizeof *ps->line);
+		memcpy(ps->h[ps->n], h, sizeof h);
+		ps->line[ps->n++] = lineno;
 	}
+	ps->end = input_lineno(f) + 1;
 	input_close(f);
-	if (*m < 0)
-		die("%s: no positions to advise on", path);
-	return pos;
+	if (ps->m < 0)
+		die_at(path, ps->end, "no positions to advise on");
 }
 
 /* No winning move from H: take one or two stones from a random heap (of a
@@ -412,31 +485,33 @@ static bool random_take(const nim_game *g, const uint32_t *h, int m, rng *gen, u
 /* The perfect player's move from each position of PATH. */
 static void advise(nim_game *g, const char *path, uint64_t seed, uint64_t limit, output *o)
 {
-	int m;
-	size_t n;
-	uint32_t (*pos)[NIM_MAX_HEAPS] = read_positions(path, &m, &n);
+	positions ps;
+	read_positions(path, &ps);
+	int m = ps.m;
 	if (g->kind == NIM_WYTHOFF && m != 2)
-		die("wythoff positions have 2 heaps, not %d", m);
+		die_at(path, ps.line[0], "wythoff positions have 2 heaps, not %d", m);
 	if (g->kind == NIM_OCTAL) {
-		octal_advise(g, pos, n, m, seed, o);
-		free(pos);
+		octal_advise(g, &ps, seed, limit, o);
+		free(ps.h);
+		free(ps.line);
 		return;
 	}
 	g->m = m;
 	nim_table *t = NULL;
-	if (g->kind != NIM_NIM) { /* a table just large enough for the input */
+	if (g->kind == NIM_SUBTRACT) { /* a table just large enough for the input */
 		for (int i = 0; i < m; i++)
 			g->max[i] = 0;
-		for (size_t r = 0; r < n; r++)
+		for (size_t r = 0; r < ps.n; r++)
 			for (int i = 0; i < m; i++)
-				if (pos[r][i] > g->max[i])
-					g->max[i] = pos[r][i];
+				if (ps.h[r][i] > g->max[i])
+					g->max[i] = ps.h[r][i];
 		need_memory(g, false, limit);
+		expect_time(solve_seconds(g), "the table of the positions");
 		t = nim_solve(g, false);
 	}
 	advise_header(o, m);
-	for (size_t r = 0; r < n; r++) {
-		uint32_t *h = pos[r], mv[NIM_MAX_HEAPS];
+	for (size_t r = 0; r < ps.n; r++) {
+		uint32_t *h = ps.h[r], mv[NIM_MAX_HEAPS];
 		memcpy(mv, h, sizeof mv);
 		bool win;
 		if (t) {
@@ -444,6 +519,8 @@ static void advise(nim_game *g, const char *path, uint64_t seed, uint64_t limit,
 			win = t->outcome[idx] == 1;
 			if (w != NIM_NONE)
 				nim_decode(g, w, mv);
+		} else if (g->kind == NIM_WYTHOFF) {
+			win = nim_wythoff_move(mv, g->misere) || (g->misere && h[0] == 0 && h[1] == 0);
 		} else {
 			win = !nim_bouton_p(h, m, g->misere);
 			if (win)
@@ -463,7 +540,8 @@ static void advise(nim_game *g, const char *path, uint64_t seed, uint64_t limit,
 			output_na(o);
 		output_end_row(o);
 	}
-	free(pos);
+	free(ps.h);
+	free(ps.line);
 	nim_table_free(t);
 }
 
@@ -472,27 +550,18 @@ int nimrun_main(nimrun_opts *o)
 	nim_game *g = &o->game;
 	const run_opts *c = &o->common;
 	output *out = output_open(c->out.path, &c->out.opts);
-	if (o->mode == NIMRUN_ADVISE) {
+	if (o->mode == NIMRUN_ADVISE)
 		advise(g, c->nfiles ? c->files[0] : "-", c->seed, o->max_memory, out);
-	} else if (o->mode == NIMRUN_COUNT) {
+	else if (o->mode == NIMRUN_COUNT)
 		write_count(g, o->max_memory, out);
-	} else if (g->kind == NIM_OCTAL) {
-		write_octal(g, out);
-	} else if (o->mode == NIMRUN_P_ONLY && g->kind == NIM_NIM) {
+	else if (g->kind == NIM_OCTAL)
+		write_octal(g, o->max_memory, o->mode == NIMRUN_P_ONLY, out);
+	else if (o->mode == NIMRUN_P_ONLY && g->kind == NIM_NIM)
 		nim_p_only(g, out);
-	} else if (o->mode == NIMRUN_P_ONLY && g->kind == NIM_WYTHOFF) {
-		size_t n;
-		uint64_t *v = wythoff_p(g, &n);
-		header(out, 2, true);
-		for (size_t i = 0; i < n; i++) {
-			output_int(out, (int64_t)(v[i] % ((uint64_t)g->max[0] + 1)));
-			output_int(out, (int64_t)(v[i] / ((uint64_t)g->max[0] + 1)));
-			output_end_row(out);
-		}
-		free(v);
-	} else {
+	else if (o->mode == NIMRUN_P_ONLY && g->kind == NIM_WYTHOFF)
+		wythoff_p_only(g, out);
+	else
 		write_table(g, o->max_memory, o->mode == NIMRUN_P_ONLY, out);
-	}
 	output_close(out);
 	return 0;
 }

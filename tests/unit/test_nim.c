@@ -243,6 +243,151 @@ static void test_octal_sets_match_grundy(void)
 	}
 }
 
+/* Counts, Wythoff moves and octal sequences without tables agree with
+ * the tables and direct computations they replace. */
+static void test_nim_count_by_bits(void)
+{
+	uint32_t h[NIM_MAX_HEAPS];
+	srand(7);
+	int bad = 0;
+	for (int trial = 0; trial < 300; trial++) {
+		nim_game g = game("nim", 1 + trial % 5, 0, trial % 2);
+		for (int i = 0; i < g.m; i++)
+			g.max[i] = (uint32_t)(rand() % (trial % 3 == 0 ? 3 : 23));
+		uint64_t n = nim_positions(&g), p = 0;
+		for (uint64_t i = 0; i < n; i++) {
+			nim_decode(&g, i, h);
+			p += nim_bouton_p(h, g.m, g.misere);
+		}
+		bad += p != nim_count_p(&g);
+	}
+	CHECK(bad == 0, "Nim P counts by bits equal enumeration on 300 random bounds (%d differ)", bad);
+	/* Up to 2^17 - 1, any two heaps have their nim-sum as the third. */
+	nim_game big = game("nim", 3, 131071, false);
+	CHECK(nim_count_p(&big) == 131072ull * 131072ull, "3 heaps up to 2^17 - 1: 2^34 P positions");
+}
+
+static void test_wythoff_without_table(void)
+{
+	uint32_t h[NIM_MAX_HEAPS];
+	for (int mis = 0; mis < 2; mis++) {
+		nim_game g = game("wythoff", 2, 0, mis);
+		g.max[0] = 130, g.max[1] = 170;
+		nim_table *t = nim_solve(&g, false);
+		int badp = 0, badm = 0, badc = 0;
+		uint64_t p = 0;
+		for (uint64_t i = 0; i < t->n; i++) {
+			nim_decode(&g, i, h);
+			p += t->outcome[i] == 0;
+			if (t->outcome[i] == 0 && nim_wythoff_partner(h[1], mis) != h[0])
+				badp++;
+			uint32_t mv[2] = {h[0], h[1]};
+			bool moved = nim_wythoff_move(mv, mis);
+			bool legal = moved && mv[0] <= h[0] && mv[1] <= h[1] &&
+				     (mv[0] == h[0] || mv[1] == h[1] || h[0] - mv[0] == h[1] - mv[1]);
+			/* Misere (0, 0) is won without a move. */
+			bool won = moved || (mis && h[0] == 0 && h[1] == 0);
+			if (won != (t->outcome[i] == 1) ||
+			    (moved && (!legal || t->outcome[nim_encode(&g, mv)] != 0)))
+				badm++;
+		}
+		badc += p != nim_wythoff_count_p(&g);
+		for (uint32_t a = 0; a < 60; a += 7)
+			for (uint32_t b = 0; b < 60; b += 5) {
+				nim_game sub = g;
+				sub.max[0] = a, sub.max[1] = b;
+				uint64_t q = 0;
+				for (uint32_t y = 0; y <= b; y++)
+					for (uint32_t x = 0; x <= a; x++) {
+						uint32_t xy[2] = {x, y};
+						q += t->outcome[nim_encode(&g, xy)] == 0;
+					}
+				badc += q != nim_wythoff_count_p(&sub);
+			}
+		nim_table_free(t);
+		CHECK(badp == 0 && badm == 0 && badc == 0,
+		      "Wythoff%s: partners, moves by the pairs and counts match the solver (%d, %d, %d wrong)",
+		      mis ? " misere" : "", badp, badm, badc);
+	}
+}
+
+/* The option nimtable listed first: plain enumeration over the values V. */
+static bool first_option_plain(const nim_game *g, const uint32_t *v, uint32_t h, uint32_t target,
+			       uint32_t *a, uint32_t *b)
+{
+	for (int d = 1; d <= g->ndigits && (uint32_t)d <= h; d++) {
+		uint8_t dg = g->digit[d];
+		uint32_t rest = h - (uint32_t)d;
+		if ((dg & 1) && rest == 0 && target == 0) {
+			*a = *b = 0;
+			return true;
+		}
+		if ((dg & 2) && rest > 0 && v[rest] == target) {
+			*a = rest, *b = 0;
+			return true;
+		}
+		if (dg & 4)
+			for (uint32_t x = 1; 2 * x <= rest; x++)
+				if ((v[x] ^ v[rest - x]) == target) {
+					*a = x, *b = rest - x;
+					return true;
+				}
+	}
+	return false;
+}
+
+static void test_octal_by_period(void)
+{
+	const char *octs[] = {"octal:0.77", "octal:0.07", "octal:0.137", "octal:0.6", "octal:0.47"};
+	for (int k = 0; k < 5; k++) {
+		nim_game g = game(octs[k], 1, 0, false);
+		uint32_t n = 3000;
+		uint32_t *v = nim_octal_grundy(&g, n);
+		nim_octal_seq s;
+		const char *why = nim_octal_values(&g, n, 1u << 30, 1e12, &s);
+		int badv = 0, bado = 0;
+		for (uint32_t i = 0; !why && i <= n; i++)
+			badv += nim_octal_value(&s, i) != v[i];
+		for (uint32_t hh = 0; !why && hh <= n; hh += 1 + hh / 50)
+			for (uint32_t target = 0; target < 8; target++) {
+				uint32_t a = 0, b = 0, wa = 0, wb = 0;
+				bool got = nim_octal_first_option(&g, &s, hh, target, &a, &b);
+				bool want = first_option_plain(&g, v, hh, target, &wa, &wb);
+				bado += got != want || (got && (a != wa || b != wb));
+			}
+		uint32_t p1 = 0, q1 = 0, p2 = 0, q2 = 0;
+		bool f1 = nim_octal_period(&g, v, n, &p1, &q1);
+		bool f2 = !why && nim_octal_seq_period(&g, &s, n, &p2, &q2);
+		CHECK(!why && badv == 0 && bado == 0 && f1 == f2 && p1 == p2 && q1 == q2,
+		      "%s: values by the period and first options match direct computation to heap %u "
+		      "(%d, %d wrong; period %u/%u from %u/%u)",
+		      octs[k], n, badv, bado, p1, p2, q1, q2);
+		free(v);
+		nim_octal_seq_free(&s);
+	}
+}
+
+static void test_octal_to_a_billion(void)
+{
+	nim_game g = game("octal:0.77", 1, 0, false);
+	nim_octal_seq s;
+	uint32_t per = 0, pre = 0, a = 0, b = 0, h = 999999999;
+	bool ok = nim_octal_values(&g, 1000000000, 1u << 20, 1e9, &s) == NULL;
+	while (ok && nim_octal_value(&s, h) == 0)
+		h--;
+	/* a winning move from heap h: an option of value 0 */
+	CHECK(ok && s.len < 5000 && nim_octal_value(&s, 1000000000) == nim_octal_value(&s, 1000000000 - 12) &&
+		      nim_octal_seq_period(&g, &s, 1000000000, &per, &pre) && per == 12 && pre == 71 &&
+		      nim_octal_first_option(&g, &s, h, 0, &a, &b) && a + b + 1 >= h - 2 &&
+		      (nim_octal_value(&s, a) ^ nim_octal_value(&s, b)) == 0,
+	      "Kayles to heap 10^9 by its period (period %u from %u; %u stored; heap %u to %u+%u)", per,
+	      pre, s.len, h, a, b);
+	nim_octal_seq_free(&s);
+	g = game("octal:0.6", 1, 0, false);
+	CHECK(nim_octal_values(&g, 1000000000, 1u << 30, 1e9, &s) != NULL && s.v == NULL,
+	      "octal:0.6 (no period known) to 10^9 is refused within the work bound");
+}
+
 static const unit_test tests[] = {
 	UNIT_TEST(misere_nim_matches_seed_and_bouton),
 	UNIT_TEST(normal_nim_is_bouton_and_nim_sum),
@@ -255,6 +400,10 @@ static const unit_test tests[] = {
 	UNIT_TEST(kayles_grundy_and_period),
 	UNIT_TEST(dawson_kayles_grundy_and_period),
 	UNIT_TEST(octal_sets_match_grundy),
+	UNIT_TEST(nim_count_by_bits),
+	UNIT_TEST(wythoff_without_table),
+	UNIT_TEST(octal_by_period),
+	UNIT_TEST(octal_to_a_billion),
 };
 
 int main(int argc, char **argv)
