@@ -205,3 +205,65 @@ x	1.5"
 	run summarize --no-such-option
 	assert_failure 2
 }
+
+@test "group keys cannot run into each other, whatever bytes they hold" {
+	printf 'a,b\n"x\037y",z\nx,"y\037z"\nx,"y\037z"\n' > k.csv
+	run summarize -g a,b count k.csv
+	assert_success
+	assert_output "$(printf 'a,b,count\nx\037y,z,1\nx,y\037z,2')"
+}
+
+@test "--sort is a total order: numbers by value, then text by bytes, whatever the input order" {
+	printf 'k\n10\n9\n1a\nNA\n-2.5\n""\n9.0\n' > a.csv
+	printf 'k\n1a\n9.0\n""\n10\nNA\n9\n-2.5\n' > b.csv
+	run summarize --sort -g k count a.csv
+	assert_output "k,count
+-2.5,1
+9,1
+9.0,1
+10,1
+,1
+1a,1
+NA,1"
+	assert_equal "$(summarize --sort -g k count b.csv)" "$output"
+}
+
+@test "partials: Inf sums merge, impossible states and overflowing counts are refused" {
+	printf 'g,x\n1,1e200\n1,2e200\n2,3\n' > inf.csv
+	summarize --partial -g g mean:x sd:x inf.csv > inf.part
+	run bash -c "summarize --merge inf.part | cmp - <(summarize -g g mean:x sd:x inf.csv)"
+	assert_success
+	printf 'count#n\n9223372036854775807\n' > big.part
+	run summarize --merge big.part big.part
+	assert_failure 1
+	assert_output "summarize: big.part:2: column 'count#n': the merged count passes 2^63 - 1"
+	printf 'g,rate:w=1#n,rate:w=1#k\na,3,4\n' > k.part
+	run summarize --merge k.part
+	assert_failure 1
+	assert_output "summarize: k.part:2: column 'rate:w=1#k': 4 counted in 3 rows"
+	printf 'mean:x#n,mean:x#na,mean:x#sum,mean:x#sumsq,mean:x#min,mean:x#max,mean:x#exact\n2,0,3,5,2,1,1\n' > mm.part
+	run summarize --merge mm.part
+	assert_failure 1
+	assert_output "summarize: mm.part:2: column 'mean:x#min': the minimum is above the maximum"
+}
+
+@test "a bad partial header is bad data, with its file and line" {
+	printf 'x,median:y#n\n1,2\n' > m.part
+	run summarize --merge m.part
+	assert_failure 1
+	assert_output "summarize: m.part:1: not a partial table: median:y cannot have been merged"
+	printf 'x,foo#n\n1,2\n' > f.part
+	run summarize --merge f.part
+	assert_failure 1
+	assert_output "summarize: f.part:1: not a partial table: 'foo' is not an operation (unknown operation)"
+}
+
+@test "names with '#' and of any length survive a partial and its merge" {
+	long=$(printf 'c%.0s' $(seq 600))
+	printf 'a#b,%s,x#y\nu,1,2\nv,1,4\nu,2,6\n' "$long" > n.csv
+	summarize -g "a#b,$long" count mean:x#y "rate:$long=1" n.csv > whole.csv
+	summarize --partial -g "a#b,$long" count mean:x#y "rate:$long=1" n.csv > n.part
+	run bash -c "summarize --merge n.part | cmp - whole.csv"
+	assert_success
+	assert_equal "$(head -c 10 whole.csv)" "a#b,cccccc"
+}

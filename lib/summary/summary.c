@@ -13,8 +13,15 @@
 
 typedef struct op_def op_def;
 typedef struct operation operation;
-typedef struct opstate opstate;
 typedef struct cell cell;
+
+/* A value of a median or quantile with its group: all of an operation's
+ * values in one array, sorted by group and value when first written, so
+ * that a group costs nothing of its own. */
+typedef struct {
+	uint32_t g;
+	double v;
+} qvalue;
 
 /* One operation as given, e.g. q:0.9:plies. */
 struct operation {
@@ -25,19 +32,36 @@ struct operation {
 	char *value, *win, *draw; /* rate value; score values */
 	int nfields;              /* partial state columns */
 	bool show_na;             /* first numeric op of its column with NAs */
-};
-
-/* One operation's state in one group. */
-struct opstate {
-	stats_acc acc; /* numeric ops; acc.n counts rows for count */
-	int64_t n, k;  /* rate: rows, matches; score: rows, 2 * wins + draws */
-	double *vals;  /* median, q */
-	size_t nv, cv;
-	strmap *set; /* mode, distinct: values seen */
+	/* The groups' states, def->size bytes each, in group order: a group
+	 * costs an operation only what its state needs (count: 8 bytes). */
+	char *states;
+	size_t cap; /* in states */
+	qvalue *qv; /* median, q */
+	size_t nq, cq;
+	bool sorted;
+	/* mode, distinct: (group, value) pairs, each with its count */
+	strmap *pairs;
 	int64_t *freq;
 	size_t fcap;
-	char *text; /* first, last */
 };
+
+/* The states, one struct per kind of operation. */
+typedef struct {
+	int64_t n;
+} count_state;
+typedef struct {
+	int64_t na;
+} quantile_state;
+typedef struct {
+	int64_t distinct, best_n; /* values, and the count of the mode */
+	uint32_t best;            /* the mode's pair id */
+} set_state;
+typedef struct {
+	int64_t n, k; /* rate: rows, matches; score: rows, 2 * wins + draws */
+} tally_state;
+typedef struct {
+	char *text;
+} text_state;
 
 /* A cell as an operation's add sees it: its text, and for a numeric
  * operation its number. */
@@ -60,21 +84,26 @@ enum {
 struct op_def {
 	const char *name;
 	int flags;
+	size_t size;            /* of a group's state, which starts all zero */
+	void (*init)(void *x);  /* then this, if any */
 	/* Reads what follows "NAME:" (NULL without a colon) into OP;
 	 * returns why it is not valid, or NULL. */
 	const char *(*parse)(operation *op, const char *arg);
-	/* Takes one row's cell (NULL for an operation without a column; a
-	 * missing cell never comes). NULL for a numeric operation that
-	 * needs nothing but acc. */
-	void (*add)(const operation *op, opstate *x, const cell *c);
+	/* Takes one row's cell of group G (NULL for an operation without a
+	 * column; a missing cell never comes, a numeric one comes parsed). */
+	void (*add)(operation *op, void *x, uint32_t g, const cell *c);
+	/* NUMERIC: the state's count of missing cells. */
+	int64_t *(*na)(void *x);
 	void (*header)(const operation *op, output *out);
-	/* The value columns; with MAIN_ONLY the first alone (crosstab). */
-	void (*value)(const summary *s, const operation *op, opstate *x, output *out,
+	/* The value columns of group G; with MAIN_ONLY the first alone
+	 * (crosstab). */
+	void (*value)(const summary *s, operation *op, void *x, uint32_t g, output *out,
 		      bool main_only);
 	const char *const *fields; /* partial state columns, NULL-terminated */
-	void (*write_state)(const operation *op, const opstate *x, output *out);
+	void (*write_state)(const operation *op, const void *x, output *out);
 	/* Adds the state read at column COL of a partial row to X. */
-	void (*read_state)(table *t, size_t col, const operation *op, opstate *x);
+	void (*read_state)(table *t, size_t col, const operation *op, void *x);
+	void (*release)(void *x); /* frees what the state holds, if anything */
 };
 
 struct summary {
@@ -86,12 +115,11 @@ struct summary {
 	double z;
 	bool configured; /* groups and ops known */
 	strmap *groups;
-	opstate *st; /* ngroups * nops */
-	size_t scap;
 	char *keybuf;
 	size_t keycap;
 	int *gidx; /* group column indexes in the current table */
-	char *first_partial; /* header of the first merged partial */
+	char **first_partial; /* header of the first merged partial */
+	size_t first_ncols;
 	/* Recently seen group keys: most tables have few groups, and a cheap
 	 * tag check finds them without hashing the whole key. */
 	struct {
@@ -174,68 +202,122 @@ static const char *parse_score(operation *op, const char *arg)
 	return NULL;
 }
 
-static void add_count(const operation *op, opstate *x, const cell *c)
+static void add_count(operation *op, void *x, uint32_t g, const cell *c)
 {
-	(void)op, (void)c;
-	x->acc.n++;
+	(void)op, (void)g, (void)c;
+	((count_state *)x)->n++;
 }
 
-static void add_quantile(const operation *op, opstate *x, const cell *c)
+static void init_num(void *x)
 {
-	(void)op;
-	util_grow((void **)&x->vals, &x->cv, x->nv + 1, sizeof *x->vals);
-	x->vals[x->nv++] = c->num.v;
+	stats_init(x);
 }
 
-static void add_set(const operation *op, opstate *x, const cell *c)
+static void add_num(operation *op, void *x, uint32_t g, const cell *c)
 {
-	(void)op;
-	if (!x->set)
-		x->set = strmap_new();
-	uint32_t id = strmap_intern(x->set, c->v, c->n, NULL);
-	if (id >= x->fcap) {
-		size_t old = x->fcap;
-		util_grow((void **)&x->freq, &x->fcap, id + 1, sizeof *x->freq);
-		memset(x->freq + old, 0, (x->fcap - old) * sizeof *x->freq);
+	(void)op, (void)g;
+	stats_add(x, &c->num);
+}
+
+static int64_t *na_num(void *x)
+{
+	return &((stats_acc *)x)->na;
+}
+
+static void add_quantile(operation *op, void *x, uint32_t g, const cell *c)
+{
+	(void)x;
+	util_grow((void **)&op->qv, &op->cq, op->nq + 1, sizeof *op->qv);
+	op->qv[op->nq++] = (qvalue){g, c->num.v};
+}
+
+static int64_t *na_quantile(void *x)
+{
+	return &((quantile_state *)x)->na;
+}
+
+/* A value of group G as a key of op->pairs: the group id, then the text. */
+static uint32_t intern_pair(operation *op, uint32_t g, const char *v, size_t n, bool *added)
+{
+	char small[64], *key = n + 4 <= sizeof small ? small : xmalloc(n + 4);
+	memcpy(key, &g, 4);
+	memcpy(key + 4, v, n);
+	uint32_t id = strmap_intern(op->pairs, key, n + 4, added);
+	if (key != small)
+		free(key);
+	return id;
+}
+
+static void add_set(operation *op, void *x, uint32_t g, const cell *c)
+{
+	set_state *st = x;
+	if (!op->pairs)
+		op->pairs = strmap_new();
+	bool added;
+	uint32_t id = intern_pair(op, g, c->v, c->n, &added);
+	if (id >= op->fcap) {
+		size_t old = op->fcap;
+		util_grow((void **)&op->freq, &op->fcap, id + 1, sizeof *op->freq);
+		memset(op->freq + old, 0, (op->fcap - old) * sizeof *op->freq);
 	}
-	x->freq[id]++;
+	int64_t f = ++op->freq[id];
+	st->distinct += added;
+	/* The mode: the most frequent value, the first seen of equals (pair
+	 * ids grow in the order values are first seen). */
+	if (f > st->best_n || (f == st->best_n && id < st->best))
+		st->best_n = f, st->best = id;
 }
 
-static void add_first(const operation *op, opstate *x, const cell *c)
+static void add_first(operation *op, void *x, uint32_t g, const cell *c)
 {
-	(void)op;
-	if (!x->text)
-		x->text = xstrndup(c->v, c->n);
+	(void)op, (void)g;
+	text_state *st = x;
+	if (!st->text)
+		st->text = xstrndup(c->v, c->n);
 }
 
-static void add_last(const operation *op, opstate *x, const cell *c)
+static void add_last(operation *op, void *x, uint32_t g, const cell *c)
 {
-	(void)op;
-	free(x->text);
-	x->text = xstrndup(c->v, c->n);
+	(void)op, (void)g;
+	text_state *st = x;
+	free(st->text);
+	st->text = xstrndup(c->v, c->n);
 }
 
-static void add_rate(const operation *op, opstate *x, const cell *c)
+static void release_text(void *x)
 {
-	x->n++;
-	x->k += strcmp(c->v, op->value) == 0;
+	free(((text_state *)x)->text);
 }
 
-static void add_score(const operation *op, opstate *x, const cell *c)
+static void add_rate(operation *op, void *x, uint32_t g, const cell *c)
 {
-	x->n++;
-	x->k += strcmp(c->v, op->win) == 0 ? 2 : strcmp(c->v, op->draw) == 0;
+	(void)g;
+	tally_state *st = x;
+	st->n++;
+	st->k += strcmp(c->v, op->value) == 0;
 }
 
-/* One header column, formatted. */
+static void add_score(operation *op, void *x, uint32_t g, const cell *c)
+{
+	(void)g;
+	tally_state *st = x;
+	st->n++;
+	st->k += strcmp(c->v, op->win) == 0 ? 2 : strcmp(c->v, op->draw) == 0;
+}
+
+/* One header column, formatted (of any length). */
 __attribute__((format(printf, 2, 3))) static void header_field(output *out, const char *fmt, ...)
 {
-	char name[512];
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(name, sizeof name, fmt, ap);
+	int n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	char *name = xmalloc((size_t)n + 1);
+	va_start(ap, fmt);
+	vsnprintf(name, (size_t)n + 1, fmt, ap);
 	va_end(ap);
 	output_field(out, name);
+	free(name);
 }
 
 static void header_name(const operation *op, output *out)
@@ -268,176 +350,210 @@ static void header_score(const operation *op, output *out)
 	header_field(out, "elo_%s", op->col);
 }
 
-static void value_count(const summary *s, const operation *op, opstate *x, output *out,
-			bool main_only)
+#define VALUE_ARGS const summary *s, operation *op, void *x, uint32_t g, output *out, bool main_only
+#define UNUSED_VALUE_ARGS (void)s, (void)op, (void)g, (void)main_only
+
+static void value_count(VALUE_ARGS)
 {
-	(void)s, (void)op, (void)main_only;
-	output_int(out, x->acc.n);
+	UNUSED_VALUE_ARGS;
+	output_int(out, ((count_state *)x)->n);
 }
 
-static void value_sum(const summary *s, const operation *op, opstate *x, output *out,
-		      bool main_only)
+static void value_sum(VALUE_ARGS)
 {
-	(void)s, (void)op, (void)main_only;
-	if (x->acc.exact) {
+	UNUSED_VALUE_ARGS;
+	const stats_acc *a = x;
+	if (a->exact) {
 		char b[64];
-		stats_format_fixed(x->acc.isum, STATS_DECIMALS, b, sizeof b);
+		stats_format_fixed(a->isum, STATS_DECIMALS, b, sizeof b);
 		output_field(out, b);
 	} else {
-		output_double(out, x->acc.dsum);
+		output_double(out, a->dsum);
 	}
 }
 
-static void value_mean(const summary *s, const operation *op, opstate *x, output *out,
-		       bool main_only)
+static void value_mean(VALUE_ARGS)
 {
-	(void)s, (void)op, (void)main_only;
-	output_double(out, stats_mean(&x->acc));
+	UNUSED_VALUE_ARGS;
+	output_double(out, stats_mean(x));
 }
 
-static void value_min(const summary *s, const operation *op, opstate *x, output *out,
-		      bool main_only)
+static void value_min(VALUE_ARGS)
 {
-	(void)s, (void)op, (void)main_only;
-	output_double(out, x->acc.n ? x->acc.min : NAN);
+	UNUSED_VALUE_ARGS;
+	const stats_acc *a = x;
+	output_double(out, a->n ? a->min : NAN);
 }
 
-static void value_max(const summary *s, const operation *op, opstate *x, output *out,
-		      bool main_only)
+static void value_max(VALUE_ARGS)
 {
-	(void)s, (void)op, (void)main_only;
-	output_double(out, x->acc.n ? x->acc.max : NAN);
+	UNUSED_VALUE_ARGS;
+	const stats_acc *a = x;
+	output_double(out, a->n ? a->max : NAN);
 }
 
-static void value_sd(const summary *s, const operation *op, opstate *x, output *out,
-		     bool main_only)
+static void value_sd(VALUE_ARGS)
 {
-	(void)s, (void)op, (void)main_only;
-	output_double(out, sqrt(stats_var(&x->acc)));
+	UNUSED_VALUE_ARGS;
+	output_double(out, sqrt(stats_var(x)));
 }
 
-static void value_var(const summary *s, const operation *op, opstate *x, output *out,
-		      bool main_only)
+static void value_var(VALUE_ARGS)
 {
-	(void)s, (void)op, (void)main_only;
-	output_double(out, stats_var(&x->acc));
+	UNUSED_VALUE_ARGS;
+	output_double(out, stats_var(x));
 }
 
-static int cmp_double(const void *a, const void *b)
+static int cmp_qvalue(const void *a, const void *b)
 {
-	double x = *(const double *)a, y = *(const double *)b;
-	return x < y ? -1 : x > y;
+	const qvalue *x = a, *y = b;
+	if (x->g != y->g)
+		return x->g < y->g ? -1 : 1;
+	return x->v < y->v ? -1 : x->v > y->v;
 }
 
-static void value_quantile(const summary *s, const operation *op, opstate *x, output *out,
-			   bool main_only)
+static void value_quantile(VALUE_ARGS)
 {
-	(void)s, (void)main_only;
-	qsort(x->vals, x->nv, sizeof *x->vals, cmp_double);
-	output_double(out, stats_quantile(x->vals, x->nv, op->p));
+	UNUSED_VALUE_ARGS;
+	(void)x;
+	if (!op->sorted) {
+		qsort(op->qv, op->nq, sizeof *op->qv, cmp_qvalue);
+		op->sorted = true;
+	}
+	size_t lo = 0, hi = op->nq; /* the first value of group g */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (op->qv[mid].g < g)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	size_t end = lo;
+	while (end < op->nq && op->qv[end].g == g)
+		end++;
+	double *v = xmalloc((end - lo + 1) * sizeof *v);
+	for (size_t i = lo; i < end; i++)
+		v[i - lo] = op->qv[i].v;
+	output_double(out, stats_quantile(v, end - lo, op->p));
+	free(v);
 }
 
-static void value_mode(const summary *s, const operation *op, opstate *x, output *out,
-		       bool main_only)
+static void value_mode(VALUE_ARGS)
 {
-	(void)s, (void)op, (void)main_only;
-	int64_t best = 0;
-	uint32_t bi = 0;
-	size_t n = x->set ? strmap_count(x->set) : 0;
-	for (uint32_t i = 0; i < n; i++)
-		if (x->freq[i] > best)
-			best = x->freq[i], bi = i;
-	if (n)
-		output_field(out, strmap_key(x->set, bi));
+	UNUSED_VALUE_ARGS;
+	const set_state *st = x;
+	if (st->best_n)
+		output_field_n(out, strmap_key(op->pairs, st->best) + 4,
+			       strmap_key_len(op->pairs, st->best) - 4);
 	else
 		output_na(out);
 }
 
-static void value_distinct(const summary *s, const operation *op, opstate *x, output *out,
-			   bool main_only)
+static void value_distinct(VALUE_ARGS)
 {
-	(void)s, (void)op, (void)main_only;
-	output_int(out, x->set ? (int64_t)strmap_count(x->set) : 0);
+	UNUSED_VALUE_ARGS;
+	output_int(out, ((set_state *)x)->distinct);
 }
 
-static void value_text(const summary *s, const operation *op, opstate *x, output *out,
-		       bool main_only)
+static void value_text(VALUE_ARGS)
 {
-	(void)s, (void)op, (void)main_only;
-	if (x->text)
-		output_field(out, x->text);
+	UNUSED_VALUE_ARGS;
+	const text_state *st = x;
+	if (st->text)
+		output_field(out, st->text);
 	else
 		output_na(out);
 }
 
-static void value_rate(const summary *s, const operation *op, opstate *x, output *out,
-		       bool main_only)
+static void value_rate(VALUE_ARGS)
 {
-	(void)op;
-	output_double(out, x->n ? (double)x->k / (double)x->n : NAN);
+	UNUSED_VALUE_ARGS;
+	const tally_state *st = x;
+	output_double(out, st->n ? (double)st->k / (double)st->n : NAN);
 	if (main_only)
 		return;
 	double lo, hi;
-	stats_wilson((double)x->k, (double)x->n, s->z, &lo, &hi);
+	stats_wilson((double)st->k, (double)st->n, s->z, &lo, &hi);
 	output_double(out, lo);
 	output_double(out, hi);
 }
 
-static void value_score(const summary *s, const operation *op, opstate *x, output *out,
-			bool main_only)
+static void value_score(VALUE_ARGS)
 {
-	(void)op;
-	double sc = x->n ? (double)x->k / 2 / (double)x->n : NAN;
+	UNUSED_VALUE_ARGS;
+	const tally_state *st = x;
+	double sc = st->n ? (double)st->k / 2 / (double)st->n : NAN;
 	output_double(out, sc);
 	if (main_only)
 		return;
 	double lo, hi;
-	stats_wilson((double)x->k / 2, (double)x->n, s->z, &lo, &hi);
+	stats_wilson((double)st->k / 2, (double)st->n, s->z, &lo, &hi);
 	output_double(out, lo);
 	output_double(out, hi);
-	output_double(out, x->n ? stats_elo(sc) : NAN);
+	output_double(out, st->n ? stats_elo(sc) : NAN);
 }
 
-/* Partial state. */
+/* Partial state. A partial that cannot come from any data is refused, and
+ * merged counts may not pass 2^63. */
+
+static noreturn void __attribute__((format(printf, 3, 4)))
+bad_partial(const table *t, size_t col, const char *fmt, ...)
+{
+	char msg[256];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	die_at(table_name(t), table_line(t), "column '%s': %s", table_colname(t, col), msg);
+}
 
 static int64_t need_count(table *t, size_t col)
 {
 	int64_t v;
 	if (!util_parse_i64(table_field(t, col), 0, INT64_MAX, &v))
-		die_at(table_name(t), table_line(t), "column '%s': '%s' is not a count",
-		       table_colname(t, col), table_field(t, col));
+		bad_partial(t, col, "'%s' is not a count", table_field(t, col));
 	return v;
 }
 
-static double need_double(table *t, size_t col)
+/* *SUM += the count at COL. */
+static void add_counted(table *t, size_t col, int64_t *sum)
+{
+	if (__builtin_add_overflow(*sum, need_count(t, col), sum))
+		bad_partial(t, col, "the merged count passes 2^63 - 1");
+}
+
+/* A number; Inf and -Inf too where a floating sum may have overflowed. */
+static double need_double(table *t, size_t col, bool inf)
 {
 	stats_num x;
-	if (stats_parse(table_field(t, col), table_field_len(t, col), &x) != STATS_NUM)
-		die_at(table_name(t), table_line(t), "column '%s': '%s' is not a number",
-		       table_colname(t, col), table_field(t, col));
+	const char *f = table_field(t, col);
+	if (inf && (strcmp(f, "Inf") == 0 || strcmp(f, "-Inf") == 0))
+		return f[0] == '-' ? -INFINITY : INFINITY;
+	if (stats_parse(f, table_field_len(t, col), &x) != STATS_NUM)
+		bad_partial(t, col, "'%s' is not a number", f);
 	return x.v;
 }
 
 static const char *const count_fields[] = {"n", NULL};
 
-static void write_count(const operation *op, const opstate *x, output *out)
+static void write_count(const operation *op, const void *x, output *out)
 {
 	(void)op;
-	output_int(out, x->acc.n);
+	output_int(out, ((const count_state *)x)->n);
 }
 
-static void read_count(table *t, size_t col, const operation *op, opstate *x)
+static void read_count(table *t, size_t col, const operation *op, void *x)
 {
 	(void)op;
-	x->acc.n += need_count(t, col);
+	add_counted(t, col, &((count_state *)x)->n);
 }
 
 static const char *const num_fields[] = {"n", "na", "sum", "sumsq", "min", "max", "exact", NULL};
 
-static void write_num(const operation *op, const opstate *x, output *out)
+static void write_num(const operation *op, const void *x, output *out)
 {
 	(void)op;
-	const stats_acc *a = &x->acc;
+	const stats_acc *a = x;
 	output_int(out, a->n);
 	output_int(out, a->na);
 	if (a->exact) {
@@ -460,76 +576,97 @@ static void write_num(const operation *op, const opstate *x, output *out)
 	output_int(out, a->exact);
 }
 
-static void read_num(table *t, size_t col, const operation *op, opstate *x)
+static void read_num(table *t, size_t col, const operation *op, void *x)
 {
 	(void)op;
-	stats_acc b;
+	stats_acc *a = x, b;
 	stats_init(&b);
 	b.n = need_count(t, col);
 	b.na = need_count(t, col + 1);
 	const char *ex = table_field(t, col + 6);
 	if (strcmp(ex, "1") != 0 && strcmp(ex, "0") != 0)
-		die_at(table_name(t), table_line(t), "column '%s': expected 0 or 1",
-		       table_colname(t, col + 6));
+		bad_partial(t, col + 6, "expected 0 or 1");
 	b.exact = ex[0] == '1';
 	if (b.exact) {
 		if (!stats_parse_fixed(table_field(t, col + 2), STATS_DECIMALS, &b.isum) ||
 		    !stats_parse_fixed(table_field(t, col + 3), 2 * STATS_DECIMALS, &b.isumsq))
 			die_at(table_name(t), table_line(t), "columns '%s', '%s': not exact sums",
 			       table_colname(t, col + 2), table_colname(t, col + 3));
+		if (b.isumsq < 0)
+			bad_partial(t, col + 3, "a sum of squares below 0");
 		b.dsum = (double)((long double)b.isum / STATS_SCALE);
 		b.dsumsq = (double)((long double)b.isumsq / 1e12L);
 	} else {
-		b.dsum = need_double(t, col + 2);
-		b.dsumsq = need_double(t, col + 3);
+		b.dsum = need_double(t, col + 2, true);
+		b.dsumsq = need_double(t, col + 3, true);
+		if (b.dsumsq < 0)
+			bad_partial(t, col + 3, "a sum of squares below 0");
 	}
 	if (b.n) {
-		b.min = need_double(t, col + 4);
-		b.max = need_double(t, col + 5);
+		b.min = need_double(t, col + 4, false);
+		b.max = need_double(t, col + 5, false);
+		if (b.min > b.max)
+			bad_partial(t, col + 4, "the minimum is above the maximum");
+	} else if (b.isum || b.isumsq || b.dsum || b.dsumsq) {
+		bad_partial(t, col + 2, "a sum over no values");
 	}
-	stats_merge(&x->acc, &b);
+	int64_t n = a->n, na = a->na;
+	if (__builtin_add_overflow(n, b.n, &n))
+		bad_partial(t, col, "the merged count passes 2^63 - 1");
+	if (__builtin_add_overflow(na, b.na, &na))
+		bad_partial(t, col + 1, "the merged count passes 2^63 - 1");
+	stats_merge(a, &b);
 }
 
 static const char *const tally_fields[] = {"n", "k", NULL};
 
-static void write_tally(const operation *op, const opstate *x, output *out)
+static void write_tally(const operation *op, const void *x, output *out)
 {
 	(void)op;
-	output_int(out, x->n);
-	output_int(out, x->k);
+	const tally_state *st = x;
+	output_int(out, st->n);
+	output_int(out, st->k);
 }
 
-static void read_tally(table *t, size_t col, const operation *op, opstate *x)
+/* Rows and matches (rate: at most one a row; score: two for a win). */
+static void read_tally(table *t, size_t col, const operation *op, void *x)
 {
-	(void)op;
-	x->n += need_count(t, col);
-	x->k += need_count(t, col + 1);
+	tally_state *st = x;
+	int64_t n = need_count(t, col), k = need_count(t, col + 1);
+	int per = op->def->add == add_score ? 2 : 1;
+	if (k / per > n || (k / per == n && k % per))
+		bad_partial(t, col + 1, "%lld counted in %lld rows", (long long)k, (long long)n);
+	add_counted(t, col, &st->n);
+	add_counted(t, col + 1, &st->k);
 }
 
 static const char *const text_fields[] = {"value", NULL};
 
-static void write_text(const operation *op, const opstate *x, output *out)
+static void write_text(const operation *op, const void *x, output *out)
 {
 	(void)op;
-	if (x->text)
-		output_field(out, x->text);
+	const text_state *st = x;
+	if (st->text)
+		output_field(out, st->text);
 	else
 		output_na(out);
 }
 
-static void read_first(table *t, size_t col, const operation *op, opstate *x)
+static void read_first(table *t, size_t col, const operation *op, void *x)
 {
 	(void)op;
-	if (table_field_len(t, col) > 0 && !x->text)
-		x->text = xstrdup(table_field(t, col));
+	text_state *st = x;
+	if (table_field_len(t, col) > 0 && !st->text)
+		st->text = xstrdup(table_field(t, col));
 }
 
-static void read_last(table *t, size_t col, const operation *op, opstate *x)
+static void read_last(table *t, size_t col, const operation *op, void *x)
 {
 	(void)op;
+	text_state *st = x;
 	if (table_field_len(t, col) > 0) {
-		free(x->text);
-		x->text = xstrdup(table_field(t, col));
+		free(st->text);
+		st->text = xstrdup(table_field(t, col));
 	}
 }
 
@@ -537,40 +674,39 @@ static void read_last(table *t, size_t col, const operation *op, opstate *x)
 
 /* One row per operation. Their order is the order of the list of
  * mergeable operations in --partial's error message. */
+#define NUM(name, value) \
+	{name, NUMERIC | MERGEABLE, sizeof(stats_acc), init_num, parse_col, add_num, na_num, header_col, \
+	 value, num_fields, write_num, read_num, NULL}
 static const op_def op_defs[] = {
-	/* name, flags, parse, add, header, value,
-	 * partial state: fields, writer, reader (NULL unless MERGEABLE) */
-	{"count", MERGEABLE, parse_none, add_count, header_name, value_count,
-	 count_fields, write_count, read_count},
-	{"sum", NUMERIC | MERGEABLE, parse_col, NULL, header_col, value_sum,
-	 num_fields, write_num, read_num},
-	{"mean", NUMERIC | MERGEABLE, parse_col, NULL, header_col, value_mean,
-	 num_fields, write_num, read_num},
-	{"min", NUMERIC | MERGEABLE, parse_col, NULL, header_col, value_min,
-	 num_fields, write_num, read_num},
-	{"max", NUMERIC | MERGEABLE, parse_col, NULL, header_col, value_max,
-	 num_fields, write_num, read_num},
-	{"sd", NUMERIC | MERGEABLE, parse_col, NULL, header_col, value_sd,
-	 num_fields, write_num, read_num},
-	{"var", NUMERIC | MERGEABLE, parse_col, NULL, header_col, value_var,
-	 num_fields, write_num, read_num},
-	{"median", NUMERIC, parse_median, add_quantile, header_col, value_quantile,
-	 NULL, NULL, NULL},
-	{"q", NUMERIC, parse_q, add_quantile, header_q, value_quantile,
-	 NULL, NULL, NULL},
-	{"mode", 0, parse_col, add_set, header_col, value_mode,
-	 NULL, NULL, NULL},
-	{"distinct", 0, parse_col, add_set, header_col, value_distinct,
-	 NULL, NULL, NULL},
-	{"rate", MERGEABLE, parse_rate, add_rate, header_rate, value_rate,
-	 tally_fields, write_tally, read_tally},
-	{"score", MERGEABLE, parse_score, add_score, header_score, value_score,
-	 tally_fields, write_tally, read_tally},
-	{"first", MERGEABLE, parse_col, add_first, header_col, value_text,
-	 text_fields, write_text, read_first},
-	{"last", MERGEABLE, parse_col, add_last, header_col, value_text,
-	 text_fields, write_text, read_last},
+	/* name, flags, state size and init, parse, add, na, header, value,
+	 * partial state: fields, writer, reader (NULL unless MERGEABLE),
+	 * release */
+	{"count", MERGEABLE, sizeof(count_state), NULL, parse_none, add_count, NULL, header_name,
+	 value_count, count_fields, write_count, read_count, NULL},
+	NUM("sum", value_sum),
+	NUM("mean", value_mean),
+	NUM("min", value_min),
+	NUM("max", value_max),
+	NUM("sd", value_sd),
+	NUM("var", value_var),
+	{"median", NUMERIC, sizeof(quantile_state), NULL, parse_median, add_quantile, na_quantile,
+	 header_col, value_quantile, NULL, NULL, NULL, NULL},
+	{"q", NUMERIC, sizeof(quantile_state), NULL, parse_q, add_quantile, na_quantile, header_q,
+	 value_quantile, NULL, NULL, NULL, NULL},
+	{"mode", 0, sizeof(set_state), NULL, parse_col, add_set, NULL, header_col, value_mode,
+	 NULL, NULL, NULL, NULL},
+	{"distinct", 0, sizeof(set_state), NULL, parse_col, add_set, NULL, header_col, value_distinct,
+	 NULL, NULL, NULL, NULL},
+	{"rate", MERGEABLE, sizeof(tally_state), NULL, parse_rate, add_rate, NULL, header_rate, value_rate,
+	 tally_fields, write_tally, read_tally, NULL},
+	{"score", MERGEABLE, sizeof(tally_state), NULL, parse_score, add_score, NULL, header_score,
+	 value_score, tally_fields, write_tally, read_tally, NULL},
+	{"first", MERGEABLE, sizeof(text_state), NULL, parse_col, add_first, NULL, header_col, value_text,
+	 text_fields, write_text, read_first, release_text},
+	{"last", MERGEABLE, sizeof(text_state), NULL, parse_col, add_last, NULL, header_col, value_text,
+	 text_fields, write_text, read_last, release_text},
 };
+#undef NUM
 #define NDEFS (sizeof op_defs / sizeof op_defs[0])
 
 /* ---- the engine ---- */
@@ -602,15 +738,23 @@ static void check_defs(void)
 	for (size_t k = 0; k < NDEFS; k++) {
 		const op_def *d = &op_defs[k];
 		bool state = d->fields && d->write_state && d->read_state;
-		if (!d->parse || !(d->add || (d->flags & NUMERIC)) || !d->header || !d->value ||
+		if (!d->parse || !d->add || !d->size || !d->header || !d->value ||
+		    ((d->flags & NUMERIC) != 0) != (d->na != NULL) ||
 		    ((d->flags & MERGEABLE) != 0) != state)
 			die("internal error: operation '%s' is incomplete", d->name);
 	}
 }
 #endif
 
-static void op_free(operation *op)
+static void op_free(operation *op, size_t ngroups)
 {
+	if (op->def && op->def->release)
+		for (size_t g = 0; g < ngroups; g++)
+			op->def->release(op->states + g * op->def->size);
+	free(op->states);
+	free(op->qv);
+	strmap_free(op->pairs);
+	free(op->freq);
 	free(op->spec);
 	free(op->col);
 	free(op->value);
@@ -636,7 +780,7 @@ bool summary_is_op(const char *text)
 {
 	operation op;
 	bool ok = !parse_op(text, &op);
-	op_free(&op);
+	op_free(&op, 0);
 	return ok;
 }
 
@@ -688,49 +832,86 @@ static inline uint64_t key_tag(const char *p, size_t n)
 	return (h ^ (h >> 32)) | 1; /* never 0, the empty slot */
 }
 
-static opstate *group_states(summary *s, const char *key, size_t n)
+static void *state_of(const operation *op, uint32_t g)
+{
+	return op->states + (size_t)g * op->def->size;
+}
+
+/* The id of the group with KEY, made (with fresh states) if new. */
+static uint32_t group_id(summary *s, const char *key, size_t n)
 {
 	uint64_t tag = key_tag(key, n);
 	size_t slot = (size_t)(tag >> 7) & 63;
 	if (s->cache[slot].tag == tag && s->cache[slot].len == n &&
 	    memcmp(strmap_key(s->groups, s->cache[slot].gid), key, n) == 0)
-		return s->st + (size_t)s->cache[slot].gid * s->nops;
+		return s->cache[slot].gid;
 	bool added;
 	uint32_t g = strmap_intern(s->groups, key, n, &added);
 	s->cache[slot].tag = tag;
 	s->cache[slot].len = (uint32_t)n;
 	s->cache[slot].gid = g;
 	if (added) {
-		size_t need = ((size_t)g + 1) * (size_t)s->nops;
-		if (need > s->scap) {
-			size_t old = s->scap;
-			util_grow((void **)&s->st, &s->scap, need, sizeof *s->st);
-			memset(s->st + old, 0, (s->scap - old) * sizeof *s->st);
+		for (int i = 0; i < s->nops; i++) {
+			operation *op = &s->ops[i];
+			size_t old = op->cap;
+			util_grow((void **)&op->states, &op->cap, (size_t)g + 1, op->def->size);
+			memset(op->states + old * op->def->size, 0, (op->cap - old) * op->def->size);
+			if (op->def->init)
+				op->def->init(state_of(op, g));
 		}
-		for (int i = 0; i < s->nops; i++)
-			stats_init(&s->st[(size_t)g * s->nops + i].acc);
 	}
-	return s->st + (size_t)g * s->nops;
+	return g;
 }
 
-/* The group key of the current row: fields joined by 0x1F. */
-static opstate *row_states(summary *s, table *t)
+/* Field lengths in group keys: 7 bits a byte, low first, the high bit
+ * set on all but the last byte. */
+static size_t put_len(char *p, size_t n)
+{
+	size_t k = 0;
+	do {
+		p[k++] = (char)((n & 0x7F) | (n > 0x7F ? 0x80 : 0));
+		n >>= 7;
+	} while (n);
+	return k;
+}
+
+static size_t get_len(const char *p, size_t *n)
+{
+	size_t k = 0, v = 0;
+	int shift = 0;
+	do {
+		v |= (size_t)((unsigned char)p[k] & 0x7F) << shift;
+		shift += 7;
+	} while ((unsigned char)p[k++] & 0x80);
+	*n = v;
+	return k;
+}
+
+/* The group of the current row. With several group columns the key is
+ * each field with its length before it, so that no value, whatever bytes
+ * it holds, can run into the next. */
+static uint32_t row_group(summary *s, table *t)
 {
 	if (s->ngroup == 1)
-		return group_states(s, table_field(t, s->gidx[0]), table_field_len(t, s->gidx[0]));
+		return group_id(s, table_field(t, s->gidx[0]), table_field_len(t, s->gidx[0]));
 	size_t len = 0;
 	for (int i = 0; i < s->ngroup; i++)
-		len += table_field_len(t, s->gidx[i]) + 1;
+		len += table_field_len(t, s->gidx[i]) + 10;
 	util_grow((void **)&s->keybuf, &s->keycap, len + 1, 1);
 	len = 0;
 	for (int i = 0; i < s->ngroup; i++) {
 		size_t fl = table_field_len(t, s->gidx[i]);
-		if (i)
-			s->keybuf[len++] = '\x1F';
+		len += put_len(s->keybuf + len, fl);
 		memcpy(s->keybuf + len, table_field(t, s->gidx[i]), fl);
 		len += fl;
 	}
-	return group_states(s, s->keybuf, len);
+	return group_id(s, s->keybuf, len);
+}
+
+static uint32_t current_group(summary *s, table *t)
+{
+	static const char none[] = "";
+	return s->ngroup ? row_group(s, t) : group_id(s, none, 0);
 }
 
 static bool missing(const char *v, size_t n)
@@ -745,14 +926,14 @@ void summary_add_table(summary *s, const char *path)
 		s->gidx[i] = table_need_col(t, s->group[i]);
 	for (int i = 0; i < s->nops; i++)
 		s->ops[i].colidx = s->ops[i].col ? table_need_col(t, s->ops[i].col) : -1;
-	static const char none[] = "";
 	while (table_read_row(t)) {
-		opstate *st = s->ngroup ? row_states(s, t) : group_states(s, none, 0);
+		uint32_t g = current_group(s, t);
 		for (int i = 0; i < s->nops; i++) {
-			const operation *op = &s->ops[i];
+			operation *op = &s->ops[i];
 			const op_def *d = op->def;
+			void *x = state_of(op, g);
 			if (op->colidx < 0) {
-				d->add(op, &st[i], NULL);
+				d->add(op, x, g, NULL);
 				continue;
 			}
 			cell c;
@@ -761,19 +942,16 @@ void summary_add_table(summary *s, const char *path)
 			if (d->flags & NUMERIC) {
 				stats_kind k = stats_parse(c.v, c.n, &c.num);
 				if (k == STATS_MISSING) {
-					st[i].acc.na++;
+					(*d->na(x))++;
 					continue;
 				}
 				if (k == STATS_BAD)
 					die_at(table_name(t), table_line(t), "column '%s': '%s' is not a number",
 					       op->col, c.v);
-				stats_add(&st[i].acc, &c.num);
-				if (!d->add)
-					continue;
 			} else if (missing(c.v, c.n)) {
 				continue;
 			}
-			d->add(op, &st[i], &c);
+			d->add(op, x, g, &c);
 		}
 	}
 	table_close(t);
@@ -781,103 +959,153 @@ void summary_add_table(summary *s, const char *path)
 
 /* ---- partial aggregates ---- */
 
+/* Names in a partial's header: a group column's name, or an operation's
+ * spec then '#' and its state field. A '#' inside a name or spec is
+ * written twice, so the one single '#' tells the kinds apart. */
+static void put_escaped(char *d, const char *s)
+{
+	for (; *s; s++) {
+		*d++ = *s;
+		if (*s == '#')
+			*d++ = '#';
+	}
+	*d = '\0';
+}
+
+static void partial_name(output *out, const char *name, const char *field)
+{
+	char *e = xmalloc(2 * strlen(name) + (field ? strlen(field) + 2 : 1));
+	put_escaped(e, name);
+	if (field)
+		strcat(strcat(e, "#"), field);
+	output_field(out, e);
+	free(e);
+}
+
 static void write_partial_header(const summary *s, output *out)
 {
 	for (int i = 0; i < s->ngroup; i++)
-		output_field(out, s->group[i]);
+		partial_name(out, s->group[i], NULL);
 	for (int i = 0; i < s->nops; i++)
 		for (const char *const *f = s->ops[i].def->fields; *f; f++)
-			header_field(out, "%s#%s", s->ops[i].spec, *f);
+			partial_name(out, s->ops[i].spec, *f);
 	output_end_row(out);
 }
 
-/* The header of T as one string, column names joined by 0x1F. */
-static char *header_of(const table *t)
+/* Splits a partial header name into the unescaped name and, after a
+ * single '#', the field (NULL for a group column). */
+static char *split_partial_name(const char *col, const char **field)
 {
-	size_t len = 0, nc = table_ncols(t);
-	for (size_t i = 0; i < nc; i++)
-		len += strlen(table_colname(t, i)) + 1;
-	char *h = xmalloc(len + 1), *p = h;
-	for (size_t i = 0; i < nc; i++) {
-		size_t l = strlen(table_colname(t, i));
-		memcpy(p, table_colname(t, i), l);
-		p += l;
-		*p++ = '\x1F';
+	char *name = xmalloc(strlen(col) + 1), *d = name;
+	*field = NULL;
+	for (const char *p = col; *p; p++) {
+		if (*p == '#' && p[1] == '#') {
+			*d++ = *p++;
+		} else if (*p == '#') {
+			*field = p + 1;
+			break;
+		} else {
+			*d++ = *p;
+		}
 	}
-	*p = '\0';
-	return h;
+	*d = '\0';
+	return name;
+}
+
+static noreturn void __attribute__((format(printf, 3, 4)))
+not_partial(const table *t, const char *path, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	die_at(path, table_header_line(t), "not a partial table: %s", msg);
 }
 
 /* Takes the groups and operations from the header of the first partial:
- * group columns, then OPERATION#FIELD state columns. */
+ * group columns, then SPEC#FIELD state columns, each operation's in its
+ * order. A header that does not fit is bad data, not bad usage. */
 static void configure_from_partial(summary *s, table *t, const char *path)
 {
 	if (s->configured)
 		die_usage("--merge takes its operations from the partial tables, not the command line");
-	size_t nc = table_ncols(t);
-	int ng = 0;
-	while ((size_t)ng < nc && !strchr(table_colname(t, (size_t)ng), '#'))
-		ng++;
-	if ((size_t)ng == nc)
-		die_at(path, 1, "not a partial table: no OPERATION#FIELD columns");
-	for (size_t i = (size_t)ng; i < nc; i++)
-		if (!strchr(table_colname(t, i), '#'))
-			die_at(path, 1, "not a partial table: group column '%s' after the operations",
-			       table_colname(t, i));
+	size_t nc = table_ncols(t), col = 0;
 	const char **group = xmalloc(nc * sizeof *group), **ops = xmalloc(nc * sizeof *ops);
-	int no = 0;
-	for (int i = 0; i < ng; i++)
-		group[i] = table_colname(t, (size_t)i);
-	for (size_t i = (size_t)ng; i < nc; i++) {
-		const char *name = table_colname(t, i);
-		char *spec = xstrndup(name, (size_t)(strrchr(name, '#') - name));
-		if (no == 0 || strcmp(ops[no - 1], spec) != 0)
-			ops[no++] = spec;
-		else
-			free(spec);
+	char **names = xcalloc(nc, sizeof *names);
+	const char *field;
+	int ng = 0, no = 0;
+	for (; col < nc; col++) {
+		names[col] = split_partial_name(table_colname(t, col), &field);
+		if (field)
+			break;
+		group[ng++] = names[col];
+	}
+	if (col == nc)
+		not_partial(t, path, "no OPERATION#FIELD columns");
+	while (col < nc) {
+		const char *spec = names[col];
+		operation op;
+		const char *why = parse_op(spec, &op);
+		int nf = op.nfields;
+		bool mergeable = op.def && (op.def->flags & MERGEABLE);
+		const char *const *fields = op.def ? op.def->fields : NULL;
+		op_free(&op, 0);
+		if (why)
+			not_partial(t, path, "'%s' is not an operation (%s)", spec, why);
+		if (!mergeable)
+			not_partial(t, path, "%s cannot have been merged", spec);
+		for (int f = 0; f < nf; f++, col++) {
+			if (col < nc && !names[col])
+				names[col] = split_partial_name(table_colname(t, col), &field);
+			if (col >= nc || !field || strcmp(names[col], spec) != 0 || strcmp(field, fields[f]) != 0)
+				not_partial(t, path, "expected column '%s#%s' %s", spec, fields[f],
+					    col < nc ? "here" : "at the end");
+		}
+		ops[no++] = spec;
+		if (col < nc && !names[col])
+			names[col] = split_partial_name(table_colname(t, col), &field);
+		if (col < nc && !field)
+			not_partial(t, path, "group column '%s' after the operations", names[col]);
 	}
 	configure(s, group, ng, ops, no);
-	for (int i = 0; i < no; i++)
-		free((char *)ops[i]);
+	s->first_ncols = nc;
+	s->first_partial = xmalloc(nc * sizeof *s->first_partial);
+	for (size_t i = 0; i < nc; i++) {
+		s->first_partial[i] = xstrdup(table_colname(t, i));
+		free(names[i]);
+	}
+	free(names);
 	free(group);
 	free(ops);
-	/* Every operation must have exactly its state columns. */
-	size_t col = (size_t)ng;
-	for (int i = 0; i < s->nops; i++) {
-		for (const char *const *f = s->ops[i].def->fields; *f; f++, col++) {
-			char want[512];
-			snprintf(want, sizeof want, "%s#%s", s->ops[i].spec, *f);
-			if (col >= nc || strcmp(table_colname(t, col), want) != 0)
-				die_at(path, 1, "not a partial table: expected column '%s'", want);
-		}
-	}
-	if (col != nc)
-		die_at(path, 1, "not a partial table: unexpected column '%s'", table_colname(t, col));
-	s->first_partial = header_of(t);
 	s->partial_name = xstrdup(path);
+}
+
+static bool same_header(const summary *s, const table *t)
+{
+	if (table_ncols(t) != s->first_ncols)
+		return false;
+	for (size_t i = 0; i < s->first_ncols; i++)
+		if (strcmp(table_colname(t, i), s->first_partial[i]) != 0)
+			return false;
+	return true;
 }
 
 void summary_merge_table(summary *s, const char *path)
 {
 	table *t = table_open(path, NULL);
-	if (!s->first_partial) {
+	if (!s->first_partial)
 		configure_from_partial(s, t, path);
-	} else {
-		char *header = header_of(t);
-		bool same = strcmp(header, s->first_partial) == 0;
-		free(header);
-		if (!same)
-			die_at(path, 1, "this partial was made with other groups or operations than %s",
-			       s->partial_name);
-	}
+	else if (!same_header(s, t))
+		die_at(path, table_header_line(t), "this partial was made with other groups or operations than %s",
+		       s->partial_name);
 	for (int i = 0; i < s->ngroup; i++)
 		s->gidx[i] = i;
-	static const char none[] = "";
 	while (table_read_row(t)) {
-		opstate *st = s->ngroup ? row_states(s, t) : group_states(s, none, 0);
+		uint32_t g = current_group(s, t);
 		size_t col = (size_t)s->ngroup;
 		for (int i = 0; i < s->nops; i++) {
-			s->ops[i].def->read_state(t, col, &s->ops[i], &st[i]);
+			s->ops[i].def->read_state(t, col, &s->ops[i], state_of(&s->ops[i], g));
 			col += (size_t)s->ops[i].nfields;
 		}
 	}
@@ -902,8 +1130,8 @@ static void mark_na_columns(summary *s)
 				first = false;
 		if (!first)
 			continue;
-		for (size_t g = 0; g < ng; g++)
-			if (s->st[g * s->nops + i].acc.na > 0)
+		for (size_t g = 0; g < ng && !op->show_na; g++)
+			if (*op->def->na(state_of(op, (uint32_t)g)) > 0)
 				op->show_na = true;
 	}
 }
@@ -915,33 +1143,44 @@ static void write_header(const operation *op, output *out)
 		header_field(out, "%s_na", op->col);
 }
 
-/* Writes op's value columns; with MAIN_ONLY just the first (crosstab). */
-static void write_value(const summary *s, const operation *op, opstate *x, output *out,
-			bool main_only)
+/* Writes op's value columns for group G; with MAIN_ONLY just the first
+ * (crosstab). */
+static void write_value(const summary *s, operation *op, uint32_t g, output *out, bool main_only)
 {
-	op->def->value(s, op, x, out, main_only);
+	void *x = state_of(op, g);
+	op->def->value(s, op, x, g, out, main_only);
 	if (op->show_na && !main_only)
-		output_int(out, x->acc.na);
+		output_int(out, *op->def->na(x));
 }
 
-/* Key field I of group G (the key is the fields joined by 0x1F). */
+/* Key field I of group G. */
 static void key_field(const summary *s, uint32_t g, int i, const char **p, size_t *n)
 {
 	const char *k = strmap_key(s->groups, g);
-	size_t len = strmap_key_len(s->groups, g);
-	const char *end = k + len;
-	for (int j = 0; j < i; j++)
-		k = (const char *)memchr(k, '\x1F', (size_t)(end - k)) + 1;
-	const char *sep = memchr(k, '\x1F', (size_t)(end - k));
+	if (s->ngroup <= 1) {
+		*p = k;
+		*n = strmap_key_len(s->groups, g);
+		return;
+	}
+	for (int j = 0;; j++) {
+		k += get_len(k, n);
+		if (j == i)
+			break;
+		k += *n;
+	}
 	*p = k;
-	*n = sep ? (size_t)(sep - k) : (size_t)(end - k);
 }
 
-static int cmp_text_num(const char *a, size_t an, const char *b, size_t bn)
+/* --sort's order, a total one: numbers first, by value (equal values by
+ * their text), then everything else byte by byte. */
+static int cmp_key(const char *a, size_t an, const char *b, size_t bn)
 {
 	stats_num x, y;
-	if (stats_parse(a, an, &x) == STATS_NUM && stats_parse(b, bn, &y) == STATS_NUM)
-		return x.v < y.v ? -1 : x.v > y.v;
+	bool xn = stats_parse(a, an, &x) == STATS_NUM, yn = stats_parse(b, bn, &y) == STATS_NUM;
+	if (xn != yn)
+		return xn ? -1 : 1;
+	if (xn && x.v != y.v)
+		return x.v < y.v ? -1 : 1;
 	size_t m = an < bn ? an : bn;
 	int c = memcmp(a, b, m);
 	return c ? c : (an > bn) - (an < bn);
@@ -964,7 +1203,7 @@ static int cmp_groups(const void *pa, const void *pb, void *arg)
 		size_t xn, yn;
 		key_field(gs->s, a, i, &x, &xn);
 		key_field(gs->s, b, i, &y, &yn);
-		int c = cmp_text_num(x, xn, y, yn);
+		int c = cmp_key(x, xn, y, yn);
 		if (c)
 			return c;
 	}
@@ -1021,7 +1260,7 @@ static void write_crosstab(summary *s, output *out)
 			if (g < 0)
 				output_na(out);
 			else
-				write_value(s, &s->ops[0], &s->st[(size_t)g * s->nops], out, true);
+				write_value(s, &s->ops[0], (uint32_t)g, out, true);
 		}
 		output_end_row(out);
 	}
@@ -1038,7 +1277,7 @@ void summary_write(summary *s, output *out)
 		die("no partial tables to merge");
 	static const char none[] = "";
 	if (s->ngroup == 0 && strmap_count(s->groups) == 0)
-		group_states(s, none, 0); /* one row even for an empty input */
+		group_id(s, none, 0); /* one row even for an empty input */
 	if (s->o.crosstab) {
 		write_crosstab(s, out);
 		return;
@@ -1064,11 +1303,10 @@ void summary_write(summary *s, output *out)
 			output_field_n(out, p, n);
 		}
 		for (int i = 0; i < s->nops; i++) {
-			opstate *x = &s->st[(size_t)g * s->nops + i];
 			if (s->o.partial)
-				s->ops[i].def->write_state(&s->ops[i], x, out);
+				s->ops[i].def->write_state(&s->ops[i], state_of(&s->ops[i], g), out);
 			else
-				write_value(s, &s->ops[i], x, out, false);
+				write_value(s, &s->ops[i], g, out, false);
 		}
 		output_end_row(out);
 	}
@@ -1080,22 +1318,17 @@ void summary_free(summary *s)
 	if (!s)
 		return;
 	size_t ng = strmap_count(s->groups);
-	for (size_t i = 0; i < ng * (size_t)s->nops; i++) {
-		free(s->st[i].vals);
-		strmap_free(s->st[i].set);
-		free(s->st[i].freq);
-		free(s->st[i].text);
-	}
 	for (int i = 0; i < s->nops; i++)
-		op_free(&s->ops[i]);
+		op_free(&s->ops[i], ng);
 	for (int i = 0; i < s->ngroup; i++)
 		free(s->group[i]);
+	for (size_t i = 0; s->first_partial && i < s->first_ncols; i++)
+		free(s->first_partial[i]);
+	free(s->first_partial);
 	free(s->group);
 	free(s->ops);
-	free(s->st);
 	free(s->keybuf);
 	free(s->gidx);
-	free(s->first_partial);
 	free((char *)s->partial_name);
 	strmap_free(s->groups);
 	free(s);

@@ -3,9 +3,10 @@
  * their merge, and the crosstab layout.
  *
  * To add an operation:
- *  - its row in op_defs (summary.c): name, flags (NUMERIC, MERGEABLE)
- *    and functions, writing those no other operation has next to their
- *    kind (a new opstate member is freed in summary_free);
+ *  - its row in op_defs (summary.c): name, flags (NUMERIC, MERGEABLE),
+ *    the size of a group's state (a struct of its own, or one of another
+ *    kind's) and functions, writing those no other operation has next to
+ *    their kind (what a state holds is freed by its release function);
  *  - its usage line in bin/summarize.c and its entry in bin/summarize.1
  *    (and, if it cannot merge, the --partial text in both);
  *  - a test of its exact output in tests/summarize.bats. */
