@@ -3,6 +3,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "core/util.h"
 
@@ -11,7 +12,7 @@ enum { INF = 127 };
 /* Up to this many empty squares a node searches without the table and
  * orders its moves by parity and square type only: the tree below is
  * too small to repay more. */
-enum { SHALLOW = 7 };
+enum { SHALLOW = 6 };
 /* From this many empty squares on, a node looks its children up in the
  * table before searching any (enhanced transposition cut-off). */
 enum { ETC_EMPTIES = 10 };
@@ -611,54 +612,72 @@ static int nws(othellosolve *s, uint64_t me, uint64_t opp, int alpha, int n, int
 	return CHECKED(score);
 }
 
-/* The exact score when it lies in (ALPHA, BETA), else a bound beyond the
- * window (fail-soft); *BEST_SQ gets the best move. The first move is
- * searched with the window, the others with a null window first. */
-static int pvs(othellosolve *s, uint64_t me, uint64_t opp, int alpha, int beta, int n, int *best_sq)
+/* One null window search of the root: the first move of LIST (in its
+ * order) whose score is above ALPHA goes to the front and into *BEST_SQ. */
+static int root_probe(othellosolve *s, uint64_t me, uint64_t opp, int alpha, int n, move *list,
+		      int nm, int *best_sq)
 {
 	s->nodes++;
-	*best_sq = 64;
-	uint64_t moves = othello_moves(me, opp);
-	if (!moves) {
-		if (!othello_moves(opp, me))
-			return othellosolve_final(me, opp);
-		*best_sq = OTHELLO_PASS;
-		int sq;
-		return -pvs(s, opp, me, -beta, -alpha, n, &sq);
-	}
-	tt_bucket *b = tt_bucket_of(s, me, opp);
-	tt_entry *e = tt_find(s, b, me, opp);
-	int parity = parity_of(~(me | opp));
-	move list[32];
-	int nm = list_moves(s, me, opp, moves, e ? e->move : 64, parity, list);
-	int best = -INF, lower = alpha;
+	int best = -INF, parity = parity_of(~(me | opp));
 	for (int i = 0; i < nm; i++) {
-		move *m = next_best(list, i, nm);
-		uint64_t cme = opp ^ m->flips, copp = me | m->flips | bit(m->sq);
-		int score, sq;
-		if (i == 0) {
-			score = -pvs(s, cme, copp, -beta, -lower, n - 1, &sq);
-		} else {
-			score = -nws(s, cme, copp, -lower - 1, n - 1, parity ^ 1 << quadrant(m->sq));
-			if (score > lower && score < beta)
-				score = -pvs(s, cme, copp, -beta, -score + 1, n - 1, &sq);
-		}
+		uint64_t f = list[i].flips, cme = opp ^ f, copp = me | f | bit(list[i].sq);
+		int score = -nws(s, cme, copp, -alpha - 1, n - 1, parity ^ 1 << quadrant(list[i].sq));
 		if (score > best) {
 			best = score;
-			*best_sq = m->sq;
-			if (best > lower)
-				lower = best;
-			if (lower >= beta)
-				break;
+			if (best > alpha) {
+				move m = list[i];
+				memmove(list + 1, list, (size_t)i * sizeof *list);
+				list[0] = m;
+				*best_sq = m.sq;
+				return best;
+			}
 		}
 	}
-	if (best > alpha && best < beta)
-		tt_store(s, b, me, opp, n, best, best, *best_sq);
-	else if (best >= beta)
-		tt_store(s, b, me, opp, n, best, 64, *best_sq);
-	else
-		tt_store(s, b, me, opp, n, -64, best, 64);
-	return CHECKED(best);
+	return best;
+}
+
+/* The exact score by null windows alone: probes gallop from 0 (is the
+ * score above -1, 1, 5, 13...?) until one fails the other way, then
+ * bisect what is left. Each probe is far cheaper than a search with a
+ * wide window, and the table carries what one probe learnt to the next.
+ * *BEST_SQ gets a move that reaches the score. */
+static int root_search(othellosolve *s, uint64_t me, uint64_t opp, int *best_sq)
+{
+	int n = popcount(~(me | opp));
+	uint64_t moves = othello_moves(me, opp);
+	if (!moves) {
+		*best_sq = OTHELLO_PASS;
+		if (!othello_moves(opp, me))
+			return othellosolve_final(me, opp);
+		int sq;
+		return -root_search(s, opp, me, &sq);
+	}
+	move list[32];
+	int nm = list_moves(s, me, opp, moves, 64, parity_of(~(me | opp)), list);
+	for (int i = 0; i < nm; i++)
+		next_best(list, i, nm);
+	/* Should every probe fail low, the score is -64 and any move has it. */
+	*best_sq = list[0].sq;
+	int lo = -64, hi = 64, alpha = -1, step = 2;
+	enum { UP, DOWN, BISECT, START } way = START;
+	while (lo < hi) {
+		alpha = alpha <= lo ? lo + 1 : alpha >= hi ? hi - 1 : alpha;
+		int score = root_probe(s, me, opp, alpha, n, list, nm, best_sq);
+		if (score > alpha) {
+			lo = score;
+			way = way == DOWN || way == BISECT ? BISECT : UP;
+		} else {
+			hi = score;
+			way = way == UP || way == BISECT ? BISECT : DOWN;
+		}
+		if (way == BISECT) {
+			alpha = ((lo + hi) / 2) | 1;
+		} else {
+			alpha += way == UP ? step : -step;
+			step *= 2;
+		}
+	}
+	return CHECKED(lo);
 }
 
 othellosolve *othellosolve_new(int bits)
@@ -667,10 +686,16 @@ othellosolve *othellosolve_new(int bits)
 		die("othellosolve: table of 2^%d entries: bits must be 10 to 28", bits);
 	othellosolve *s = xcalloc(1, sizeof *s);
 	size_t n = (size_t)1 << (bits - 1);
-	s->tt = aligned_alloc(64, n * sizeof *s->tt);
+	size_t bytes = n * sizeof *s->tt, align = 2u << 20;
+	s->tt = aligned_alloc(bytes < align ? 64 : align, bytes);
 	if (!s->tt)
 		die("out of memory for a table of 2^%d positions", bits);
-	memset(s->tt, 0, n * sizeof *s->tt);
+#ifdef MADV_HUGEPAGE
+	/* Probes land anywhere in the table: with 4 KB pages nearly each one
+	 * also misses the TLB. */
+	madvise(s->tt, bytes, MADV_HUGEPAGE);
+#endif
+	memset(s->tt, 0, bytes);
 	s->mask = n - 1;
 	s->gen = 1;
 	return s;
@@ -704,10 +729,7 @@ static int empties_of(const othello_pos *p)
 
 int othellosolve_best(othellosolve *s, const othello_pos *p, int *move)
 {
-	int sq;
-	int score = pvs(s, p->me, p->opp, -64, 64, empties_of(p), &sq);
-	*move = sq;
-	return score;
+	return root_search(s, p->me, p->opp, move);
 }
 
 int othellosolve_move(othellosolve *s, const othello_pos *p, int move)
@@ -715,7 +737,7 @@ int othellosolve_move(othellosolve *s, const othello_pos *p, int move)
 	othello_pos c = *p;
 	othello_play(&c, move);
 	int sq;
-	return -pvs(s, c.me, c.opp, -64, 64, empties_of(&c), &sq);
+	return -root_search(s, c.me, c.opp, &sq);
 }
 
 bool othellosolve_above(othellosolve *s, const othello_pos *p, int alpha)

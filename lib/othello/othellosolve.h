@@ -4,11 +4,12 @@
  * as the French federation's FForum problems and most solvers count it.
  * Scores are even, from -64 to 64.
  *
- * The search is alpha-beta with null windows (a PVS root), moves ordered
- * fastest-first (the opponent's mobility and potential mobility after the
- * move, corners counted twice) with hole parity near the end, stability
- * cut-offs, a transposition table of bounds, and special code for the
- * last four empty squares. Its recursion is bounded by the 60 empty
+ * The search is alpha-beta with null windows only (the root's score is
+ * found by a sequence of them), moves ordered fastest-first (the
+ * opponent's mobility after the move, corners counted twice) with hole
+ * parity near the end, stability cut-offs, a transposition table of
+ * bounds with enhanced transposition cut-offs, and special code for the
+ * last two empty squares. Its recursion is bounded by the 60 empty
  * squares (and the passes between them), whatever the position. */
 #ifndef YOMI_OTHELLOSOLVE_H
 #define YOMI_OTHELLOSOLVE_H
