@@ -412,6 +412,7 @@ void input_close(input_file *f)
 
 struct input_conv {
 	iconv_t cd;
+	char *encoding;
 	char *buf;
 	size_t cap;
 };
@@ -440,38 +441,37 @@ input_conv *input_conv_open(const char *encoding)
 	}
 	input_conv *c = xcalloc(1, sizeof *c);
 	c->cd = cd;
+	c->encoding = xstrdup(encoding);
 	return c;
-}
-
-/* iconv into c->buf from offset *used on, growing the buffer as long as
- * the output does not fit (some encodings, TSCII among them, grow more
- * than fourfold into UTF-8). IP NULL: the final shift sequence. */
-static bool conv_step(input_conv *c, char **ip, size_t *il, size_t *used)
-{
-	for (;;) {
-		char *op = c->buf + *used;
-		size_t ol = c->cap - *used;
-		size_t r = iconv(c->cd, ip, il, &op, &ol);
-		*used = (size_t)(op - c->buf);
-		if (r != (size_t)-1)
-			return true;
-		if (errno != E2BIG)
-			return false;
-		util_grow((void **)&c->buf, &c->cap, c->cap + 1, 1);
-	}
 }
 
 bool input_conv_run(input_conv *c, const char *s, size_t n, const char **out, size_t *outlen)
 {
-	util_grow((void **)&c->buf, &c->cap, n * 2 + 16, 1);
-	iconv(c->cd, NULL, NULL, NULL, NULL);
-	char *ip = (char *)s;
-	size_t il = n, used = 0;
-	if (!conv_step(c, &ip, &il, &used) || !conv_step(c, NULL, NULL, &used))
-		return false;
-	*out = c->buf;
-	*outlen = used;
-	return true;
+	/* Most text grows at most fourfold into UTF-8; some encodings (TSCII
+	 * among them, a byte to four characters) grow more, and then the
+	 * line is converted again into a larger buffer by a fresh
+	 * descriptor: neither going on after E2BIG nor a reset of the old
+	 * one is reliable in every iconv module (glibc's TSCII loses
+	 * characters). */
+	util_grow((void **)&c->buf, &c->cap, n * 4 + 16, 1);
+	for (;;) {
+		iconv(c->cd, NULL, NULL, NULL, NULL);
+		char *ip = (char *)s, *op = c->buf;
+		size_t il = n, ol = c->cap;
+		if (iconv(c->cd, &ip, &il, &op, &ol) != (size_t)-1 &&
+		    iconv(c->cd, NULL, NULL, &op, &ol) != (size_t)-1) {
+			*out = c->buf;
+			*outlen = (size_t)(op - c->buf);
+			return true;
+		}
+		if (errno != E2BIG)
+			return false;
+		util_grow((void **)&c->buf, &c->cap, c->cap < n * 16 + 16 ? n * 16 + 16 : c->cap + 1, 1);
+		iconv_close(c->cd);
+		c->cd = iconv_open("UTF-8", c->encoding);
+		if (c->cd == (iconv_t)-1)
+			die("cannot convert from %s: %s", c->encoding, strerror(errno));
+	}
 }
 
 void input_conv_close(input_conv *c)
@@ -479,6 +479,7 @@ void input_conv_close(input_conv *c)
 	if (!c)
 		return;
 	iconv_close(c->cd);
+	free(c->encoding);
 	free(c->buf);
 	free(c);
 }
