@@ -20,13 +20,21 @@ load test_helper/common
 	assert_line "lookahead:2 (player 1) vs greedy (player 2) from しりとり: player 1 210, player 2 179: player 1 wins"
 }
 
-@test "lookahead-gain.sh: win rates with Wilson intervals per depth" {
-	run "$TOP/pipelines/lookahead-gain.sh" --depths "2 4"
+@test "lookahead-gain.sh: the table, the exact summary and the plot in -o DIR" {
+	run "$TOP/pipelines/lookahead-gain.sh" --depths "2 4" -o out
 	assert_success
-	assert_output "depth,count,rate_result_win,rate_result_win_lo,rate_result_win_hi,rate_result_draw,rate_result_draw_lo,rate_result_draw_hi,rate_result_loss,rate_result_loss_lo,rate_result_loss_hi
-greedy,4938,0.5,0.4860596495705396,0.5139403504294604,0,0,0.0007773334803846252,0.5,0.4860596495705396,0.5139403504294604
-2,4938,0.6990684487646821,0.6861249239238092,0.7117024884653289,0,0,0.0007773334803846252,0.30093155123531795,0.2882975115346711,0.3138750760761909
-4,4938,0.9410692588092345,0.9341516886772095,0.9473011131371777,0,0,0.0007773334803846252,0.058930741190765495,0.05269888686282231,0.06584831132279037"
+	assert_output "dictionary   depth     games  win    95% interval  draw   loss
+sas          greedy     4938  0.500  0.486-0.514   0.000  0.500
+sas          2          4938  0.699  0.686-0.712   0.000  0.301
+sas          4          4938  0.941  0.934-0.947   0.000  0.059"
+	run cat out/summary.csv
+	assert_output "dictionary,depth,count,rate_result_win,rate_result_win_lo,rate_result_win_hi,rate_result_draw,rate_result_draw_lo,rate_result_draw_hi,rate_result_loss,rate_result_loss_lo,rate_result_loss_hi
+sas,greedy,4938,0.5,0.4860596495705396,0.5139403504294604,0,0,0.0007773334803846252,0.5,0.4860596495705396,0.5139403504294604
+sas,2,4938,0.6990684487646821,0.6861249239238092,0.7117024884653289,0,0,0.0007773334803846252,0.30093155123531795,0.2882975115346711,0.3138750760761909
+sas,4,4938,0.9410692588092345,0.9341516886772095,0.9473011131371777,0,0,0.0007773334803846252,0.058930741190765495,0.05269888686282231,0.06584831132279037"
+	run file -b out/gain.png
+	assert_output --partial "PNG image data, 720 x 480"
+	assert_equal "$(tail -n +2 out/results-sas-4.tsv | wc -l)" 4938
 }
 
 @test "lookahead-gain.sh: shards give the unsplit result" {
@@ -35,16 +43,41 @@ greedy,4938,0.5,0.4860596495705396,0.5139403504294604,0,0,0.0007773334803846252,
 	one=$output
 	run "$TOP/pipelines/lookahead-gain.sh" --depths "2 6" --starts SCAN,ABS,INPUT,PUT --games 2 -j 3
 	assert_equal "$output" "$one"
-	assert_line --index 3 --regexp '^6,16,'
+	assert_line --index 3 "sas          6            16  1.000  0.806-1.000   0.000  0.000"
 	run "$TOP/pipelines/lookahead-gain.sh" --depths 2 --starts NOPE
 	assert_failure 1
 	assert_line --index 0 --partial "start word 'NOPE' is not in the dictionary"
+	run "$TOP/pipelines/lookahead-gain.sh" --depths "2 x"
+	assert_failure 2
+	assert_output "lookahead-gain.sh: --depths wants a positive number"
+}
+
+@test "lookahead-gain.sh: gzip and TSV dictionaries, sampled and tabled starts" {
+	wordload --upcase --drop-digit-tail "$TOP/dictionaries/sas-functions.txt" -o sas.csv
+	wordload --upcase --drop-digit-tail "$TOP/dictionaries/sas-functions.txt" -t -o sas.tsv.gz
+	run "$TOP/pipelines/lookahead-gain.sh" --dict sas.csv --depths 2 --starts sample:50 --games 1
+	assert_success
+	assert_line --index 2 --regexp '^sas +2 +100  '
+	csv=$output
+	run "$TOP/pipelines/lookahead-gain.sh" --dict sas.tsv.gz --depths 2 --starts sample:50 --games 1
+	assert_equal "$output" "$csv"
+	# A start column of a table, quoted commas and all.
+	printf 'word,head,tail,len\n"A,B",A,B,3\nBC,B,C,2\nCA,C,A,2\n' > q.csv
+	run "$TOP/pipelines/lookahead-gain.sh" --dict q.csv --starts q.csv --starts-column word --depths 2 --games 1
+	assert_success
+	assert_line --index 1 --regexp '^q +greedy +6  '
+	# Two dictionaries at once: a table each and a line each in the plot.
+	run "$TOP/pipelines/lookahead-gain.sh" --dict q.csv --dict sas.csv --starts sample:3 --depths 2 --games 1 -o two
+	assert_success
+	assert_line --index 2 --regexp '^q +2 +6  '
+	assert_line --index 4 --regexp '^sas +2 +6  '
+	run file -b two/gain.png
+	assert_output --partial "PNG image data"
 }
 
 @test "lookahead-gain.sh --japanese on chosen start words" {
 	run "$TOP/pipelines/lookahead-gain.sh" --japanese --games 2 --depths 2 --starts りんご,しりとり,ねこ,いぬ,さくら
-	assert_success
-	assert_line --index 2 "2,20,1,0.8388748419471808,1,0,0,0.1611251580528193,0,0,0.1611251580528193"
+	assert_line --index 2 "skk          2            20  1.000  0.839-1.000   0.000  0.000"
 }
 
 @test "a dictionary straight from wordload on stdin" {
