@@ -75,6 +75,7 @@ void chain_init(chain_game *g, const dict *d, const chain_rules *r, const uint64
 	g->zobrist = zobrist;
 	g->used = xcalloc(d->nwords, 1);
 	g->next = xmalloc(d->nclasses * sizeof *g->next);
+	g->lead = xmalloc(d->nclasses * sizeof *g->lead);
 	g->cleft = xmalloc(d->nclasses * sizeof *g->cleft);
 	g->gleft = xmalloc(d->ngroups * sizeof *g->gleft);
 	g->avail = xmalloc((d->nkeys + 1) * sizeof *g->avail);
@@ -87,8 +88,10 @@ void chain_init(chain_game *g, const dict *d, const chain_rules *r, const uint64
 	g->hist = xmalloc((size_t)g->hcap * sizeof *g->hist);
 	g->scratch = xmalloc((size_t)g->hcap * sizeof *g->scratch);
 	memcpy(g->next, d->cstart, d->nclasses * sizeof *g->next);
-	for (uint32_t c = 0; c < d->nclasses; c++)
+	for (uint32_t c = 0; c < d->nclasses; c++) {
 		g->cleft[c] = d->cstart[c + 1] - d->cstart[c];
+		g->lead[c] = d->len[d->cwords[d->cstart[c]]];
+	}
 	for (uint32_t x = 0; x < d->ngroups; x++)
 		g->gleft[x] = d->gstart[x + 1] - d->gstart[x];
 	for (uint32_t k = 0; k <= d->nkeys; k++) {
@@ -123,11 +126,13 @@ static inline void use_word(chain_game *g, uint32_t w)
 		g->lprev[g->lnext[c]] = g->lprev[c];
 		g->avail[d->chead[c]]--;
 		g->next[c] = d->cstart[c + 1];
+		g->lead[c] = 0;
 	} else if (d->pos[w] == g->next[c]) {
 		uint32_t i = g->next[c] + 1; /* an unused word follows */
 		while (g->used[d->cwords[i]])
 			i++;
 		g->next[c] = i;
+		g->lead[c] = d->len[d->cwords[i]];
 	}
 	g->tail = d->tail[w];
 	g->turn++;
@@ -148,7 +153,10 @@ static inline void unuse_word(chain_game *g)
 		g->lprev[g->lnext[c]] = c;
 		g->avail[d->chead[c]]++;
 	}
-	g->next[c] = u.next;
+	if (g->next[c] != u.next) {
+		g->next[c] = u.next;
+		g->lead[c] = d->len[d->cwords[u.next]];
+	}
 	g->tail = u.tail;
 	g->turn--;
 }
@@ -185,6 +193,7 @@ void chain_free(chain_game *g)
 {
 	free(g->used);
 	free(g->next);
+	free(g->lead);
 	free(g->cleft);
 	free(g->gleft);
 	free(g->avail);
@@ -255,6 +264,8 @@ void chain_check(const chain_game *g)
 			i++;
 		if (g->next[c] != i)
 			die("chain: internal error: class %u cursor %u, first unused %u", c, g->next[c], i);
+		if (g->lead[c] != (i < d->cstart[c + 1] ? d->len[d->cwords[i]] : 0))
+			die("chain: internal error: class %u leads with len %u", c, g->lead[c]);
 		for (uint32_t x = d->cgroup[c]; x < d->cgroup[c + 1]; x++) {
 			uint32_t n = 0;
 			for (uint32_t j = d->gstart[x]; j < d->gstart[x + 1]; j++)
@@ -396,19 +407,25 @@ static inline bool loses(const chain_search *s, uint32_t w)
 	return s->r->lose_tail && s->r->lose_tail[s->d->tail[w]];
 }
 
+/* Whether the words of class C end in a losing tail. */
+static inline bool class_loses(const chain_search *s, uint32_t c)
+{
+	return s->r->lose_tail && s->r->lose_tail[s->d->ctail[c]];
+}
+
 /* The longest unused word of class C (which has one). */
 static inline uint32_t leader(const chain_game *g, uint32_t c)
 {
 	return g->d->cwords[g->next[c]];
 }
 
-/* The opponent's answers after W, the leader of its class: classes with
- * an unused word whose head is W's tail, less W's own class if W is its
+/* The opponent's answers after the leader of class C: classes with an
+ * unused word whose head is C's tail, less C itself if the leader is its
  * last unused word. */
-static inline uint32_t mobility(const chain_game *g, uint32_t w)
+static inline uint32_t mobility(const chain_game *g, uint32_t c)
 {
 	const dict *d = g->d;
-	uint32_t k = d->tail[w], c = d->cls[w];
+	uint32_t k = d->ctail[c];
 	return g->avail[k] - (d->chead[c] == k && g->cleft[c] == 1);
 }
 
@@ -466,13 +483,12 @@ static size_t order_moves(chain_search *s, const chain_game *g, int ply, uint32_
 	uint32_t head = list_head(d, g->tail);
 	size_t n = 0, all = 0;
 	for (uint32_t c = g->lnext[head]; c != head; c = g->lnext[c], all++) {
-		uint32_t w = leader(g, c);
-		uint64_t r = loses(s, w) ? UINT32_MAX - 1 : mobility(g, w);
+		uint64_t r = class_loses(s, c) ? UINT32_MAX - 1 : mobility(g, c);
 		if (tt_move == c + 1)
 			r = 0, tt_move = 0;
 		else
 			r++;
-		order_add(om, &n, r << 32 | (UINT32_MAX - d->len[w]), c);
+		order_add(om, &n, r << 32 | (UINT32_MAX - g->lead[c]), c);
 	}
 	*total = all;
 	if (all > n) { /* the rest is walked in class order, skipping these */
@@ -497,11 +513,10 @@ static int64_t negamax(chain_search *s, chain_game *g, int depth, int ply, int64
 static inline int64_t child_value(chain_search *s, chain_game *g, uint32_t c, int depth, int ply,
 				  int64_t alpha, int64_t beta)
 {
-	uint32_t w = leader(g, c);
-	int64_t len = s->d->len[w];
-	if (loses(s, w))
+	int64_t len = g->lead[c];
+	if (class_loses(s, c))
 		return len - CHAIN_LOSS;
-	use_word(g, w);
+	use_word(g, leader(g, c));
 	int64_t v = len - negamax(s, g, depth - 1, ply + 1, len - beta, len - alpha);
 	unuse_word(g);
 	return v;
@@ -526,8 +541,7 @@ static int64_t negamax(chain_search *s, chain_game *g, int depth, int ply, int64
 	if (depth == 1) { /* leaf: the best immediate move, no table needed */
 		int64_t best = -CHAIN_INF;
 		for (uint32_t c = g->lnext[head]; c != head; c = g->lnext[c]) {
-			uint32_t w = leader(g, c);
-			int64_t v = (int64_t)d->len[w] - (loses(s, w) ? CHAIN_LOSS : 0);
+			int64_t v = (int64_t)g->lead[c] - (class_loses(s, c) ? CHAIN_LOSS : 0);
 			if (v > best)
 				best = v;
 		}
@@ -618,6 +632,8 @@ static int64_t root_value(chain_search *s, chain_game *g, uint32_t w, int depth,
 	int64_t len = s->d->len[w];
 	if (loses(s, w))
 		return len - CHAIN_LOSS;
+	if (depth == 1 || moves_left(g) == 1) /* the horizon: the word's points */
+		return len;
 	use_word(g, w);
 	/* The child's window ends just past len - floor so that a value equal
 	 * to the floor (a tie with the best so far) is still exact. */
@@ -689,7 +705,8 @@ static bool evaluate(chain_search *s, chain_game *g, rootlist *l, int depth, boo
 	size_t leaders = l->leaders = l->n;
 	for (size_t i = 0; i < leaders; i++) {
 		l->g[i].more = (uint32_t)l->n;
-		if (!all && l->g[i].value != best)
+		/* At depth 1 a shorter word of a class is worth less. */
+		if (!all && (l->g[i].value != best || depth == 1))
 			continue;
 		uint32_t c = l->g[i].cls;
 		for (uint32_t x = l->g[i].grp + 1; x < d->cgroup[c + 1]; x++) {

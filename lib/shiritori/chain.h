@@ -98,6 +98,7 @@ typedef struct {
 	const chain_rules *r;
 	uint8_t *used;   /* per word */
 	uint32_t *next;  /* per class: index in cwords of its longest unused word */
+	uint32_t *lead;  /* per class: that word's len (0 when none is left) */
 	uint32_t *cleft; /* per class: unused words */
 	uint32_t *gleft; /* per length group: unused words */
 	uint32_t *avail; /* per key: classes with that head and an unused word */
