@@ -381,9 +381,10 @@ static void starts_lines(const runctx *cx, startlist *l, const char *path)
 		starts_add_word(cx, l, w, path, input_lineno(f));
 		free(w);
 	}
+	long end = input_lineno(f) + 1;
+	input_close(f); /* before dying too, as in starts_column */
 	if (l->n == 0)
-		die_at(path, input_lineno(f) + 1, "no start words");
-	input_close(f);
+		die_at(path, end, "no start words");
 }
 
 /* The column COL of the table PATH (CSV or TSV, gzip or not); empty
