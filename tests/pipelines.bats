@@ -270,6 +270,46 @@ RSCRIPT
 	assert_output "othello-first-move.sh: --board needs --turn X or O"
 }
 
+@test "othello-mc-vs-perfect.sh: every choice checked against the exact scores; JOBS change nothing" {
+	args=(--positions 4 --empties "8 12:3" --playouts "10 100" --game-playouts 50 --seed 2)
+	run "$TOP/pipelines/othello-mc-vs-perfect.sh" "${args[@]}" -j 1 -o one
+	assert_success
+	assert_line --index 0 "perfect choices, percent (95% interval), both sources:"
+	assert_line --index 1 --regexp "^mc E +N=0 +N=10 +N=100 *$"
+	run "$TOP/pipelines/othello-mc-vs-perfect.sh" "${args[@]}" -j 3 -o three
+	assert_success
+	for f in positions.csv choices.csv agreement.csv agreement-by-source.csv; do
+		run cmp one/$f three/$f
+		assert_success
+	done
+	# The solver's rows but the times (and the position numbers, which
+	# count within each shard).
+	run cmp <(cut -d, -f2-8 one/best.csv) <(cut -d, -f2-8 three/best.csv)
+	assert_success
+	# 4 positions at 8 empties and 3 at 12, from each source; a row per
+	# position for the random move and for each method at each N.
+	run bash -c "tail -n +2 one/positions.csv | cut -d, -f2,3 | sort | uniq -c | awk '{ print \$1, \$2 }' | tr '\n' ' '"
+	assert_output "3 mcts,12 4 mcts,8 3 random,12 4 random,8 "
+	run awk -F, 'NR > 1 { n[$4]++ } END { print n["random"], n["mc"], n["mcts"] }' one/choices.csv
+	assert_output "14 28 28"
+	# A perfect choice loses nothing; every score is even; the best is a
+	# bound on every move; each choice is a legal move of its position.
+	run awk -F, 'NR > 1 && (($9 == 1) != ($10 == 0) || $7 % 2 || $8 % 2 || $10 < 0) { bad++ } END { print bad + 0 }' one/choices.csv
+	assert_output "0"
+	# The exact score of every chosen move, from --solve-all of the positions.
+	playout --solve-all -q one/positions.csv > all.csv
+	run awk -F, 'NR == FNR { if (FNR > 1) s[$2, $6] = $7; next } FNR > 1 && s[$1, $6] != $7 { bad++ } FNR > 1 { n++ } END { print n, bad + 0 }' all.csv one/choices.csv
+	assert_output "70 0"
+	run file -b one/agreement.png
+	assert_output --partial "PNG image data, 1100 x 480"
+	run "$TOP/pipelines/othello-mc-vs-perfect.sh" --empties "8 70"
+	assert_failure 2
+	assert_output "othello-mc-vs-perfect.sh: --empties wants E or E:P, E from 1 to 60, not '70'"
+	run "$TOP/pipelines/othello-mc-vs-perfect.sh" --empties "8:0"
+	assert_failure 2
+	assert_output "othello-mc-vs-perfect.sh: --empties wants a positive number"
+}
+
 @test "calc-success.sh: the seed's tables with intervals, merged shards equal one run, a PNG" {
 	run "$TOP/pipelines/calc-success.sh" --games 6 --playouts "20 200" --trees "1x2" --reward rest:0.05 -j 2 -o cs
 	assert_success
