@@ -8,10 +8,12 @@ MANDIR = $(PREFIX)/share/man/man1
 
 CC ?= cc
 CFLAGS ?= -O2 -g
-# The playout loops are built for this machine's instruction set (AVX2,
-# BMI2, AVX-512 where present). ARCH=x86-64 (or ARCH= for the compiler's
-# default) builds binaries that run on any machine of the family.
-ARCH ?= native
+# The programs run on any x86-64: the vector loops (Othello and
+# Calculation playouts) are built for base x86-64, AVX2 and AVX-512 alike
+# and pick their path at run time (lib/core/isa.h; YOMI_ISA forces a lower
+# one). ARCH=native (or any -march name) builds everything for one fixed
+# target instead; ARCH= leaves the choice to the compiler.
+ARCH ?= x86-64
 YOMI_CFLAGS = -std=c11 -D_GNU_SOURCE -Wall -Wextra -Ilib -MMD -MP $(if $(ARCH),-march=$(ARCH))
 YOMI_LIBS = -lcsv -lz -lm
 

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "core/cli.h"
+#include "core/isa.h"
 #include "core/util.h"
 #include "run/calcrun.h"
 #include "run/othellorun.h"
@@ -119,6 +120,8 @@ typedef struct {
 int main(int argc, char **argv)
 {
 	util_init(argv[0]);
+	util_version_extra = isa_print_version;
+	isa_path(); /* a bad YOMI_ISA stops the run before it starts */
 	const char *names[NGAMES + 1] = {NULL};
 	for (int g = 0; g < NGAMES; g++)
 		names[g] = games[g]->name;

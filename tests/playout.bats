@@ -14,7 +14,25 @@ AFTER_F5_D6_C3="------------------X--------XX------OXX-----O--------------------
 	assert_line --index 0 "Usage: playout [--game othello|calc] [OPTIONS] [FILE]..."
 	assert_line --partial "--per-move N"
 	run playout --version
-	assert_output "playout (yomi) 0.1.0"
+	assert_success
+	assert_line --index 0 "playout (yomi) 0.1.0"
+	assert_line --index 1 --regexp "^vector path: (base|avx2|avx512) \(this machine's best: (base|avx2|avx512); YOMI_ISA=base, avx2 or avx512 picks a lower one\)$"
+}
+
+@test "YOMI_ISA picks the vector path; the paths play the same games" {
+	run env YOMI_ISA=base playout --version
+	assert_success
+	assert_line --index 1 --partial "vector path: base ("
+	want=$(YOMI_ISA=base playout -n 20 --moves --seed 3 | cksum)
+	best=$(playout --version | sed -n "s/.*best: \([a-z0-9]*\);.*/\1/p")
+	for p in avx2 avx512; do
+		if [ "$best" = avx2 ] && [ "$p" = avx512 ] || [ "$best" = base ]; then continue; fi
+		[ "$(YOMI_ISA=$p playout -n 20 --moves --seed 3 | cksum)" = "$want" ]
+		[ "$(YOMI_ISA=$p playout -g calc -n 50 --seed 3 | cksum)" = "$(YOMI_ISA=base playout -g calc -n 50 --seed 3 | cksum)" ]
+	done
+	run env YOMI_ISA=sse9 playout -n 1
+	assert_failure 2
+	assert_line --index 0 "playout: invalid YOMI_ISA 'sse9': expected base, avx2 or avx512"
 }
 
 @test "perft from the start: the published counts through depth 8" {

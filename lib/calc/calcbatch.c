@@ -2,11 +2,10 @@
 
 #include <string.h>
 
+#include "core/isa.h"
 #include "core/util.h"
 
-#if defined(__AVX512F__) && defined(__AVX512BW__) && defined(__AVX512CD__) && \
-	defined(__AVX512VBMI__) && defined(__AVX512VBMI2__) && defined(__AVX512VPOPCNTDQ__) && \
-	defined(__BMI2__)
+#if defined(__x86_64__)
 #define CALCBATCH_SIMD 1
 #include <immintrin.h>
 #endif
@@ -35,6 +34,9 @@ static calcbatch_outcome greedy_one(const calc_state *from)
 }
 
 #ifdef CALCBATCH_SIMD
+
+/* The AVX-512 path: built for it, called only where isa_path() has it. */
+ISA_BEGIN_AVX512
 
 enum { LANES = 8 };
 typedef __m512i vec;
@@ -432,22 +434,40 @@ static size_t greedy_batch8(const calc_state *states, int n, calcbatch_outcome *
 	return lanes_outcomes(&g, n, out, greedy_replay, states);
 }
 
+static size_t random_avx512(int variant, const uint8_t (*decks)[52], const rng *gens, size_t n,
+			    calcbatch_outcome *out)
+{
+	size_t replayed = 0;
+	vec table = need_table();
+	for (size_t g = 0; g < n; g += LANES)
+		replayed += random_batch8(variant, decks + g, gens + g,
+					  n - g < LANES ? (int)(n - g) : LANES, out + g, table);
+	return replayed;
+}
+
+static size_t greedy_avx512(const calc_state *states, size_t n, calcbatch_outcome *out)
+{
+	size_t replayed = 0;
+	vec table = need_table();
+	for (size_t g = 0; g < n; g += LANES)
+		replayed += greedy_batch8(states + g, n - g < LANES ? (int)(n - g) : LANES, out + g, table);
+	return replayed;
+}
+
+ISA_END
 #endif
 
 size_t calcbatch_random(int variant, const uint8_t (*decks)[52], const rng *gens, size_t n,
 			calcbatch_outcome *out)
 {
-	size_t replayed = 0;
+	size_t replayed = n;
 #ifdef CALCBATCH_SIMD
-	vec table = need_table();
-	for (size_t g = 0; g < n; g += LANES)
-		replayed += random_batch8(variant, decks + g, gens + g,
-					  n - g < LANES ? (int)(n - g) : LANES, out + g, table);
-#else
-	for (size_t g = 0; g < n; g++)
-		out[g] = random_one(variant, decks[g], &gens[g]);
-	replayed = n;
+	if (isa_path() >= ISA_AVX512)
+		replayed = random_avx512(variant, decks, gens, n, out);
+	else
 #endif
+		for (size_t g = 0; g < n; g++)
+			out[g] = random_one(variant, decks[g], &gens[g]);
 #ifdef YOMI_DEBUG
 	for (size_t g = 0; g < n; g++) {
 		calcbatch_outcome o = random_one(variant, decks[g], &gens[g]);
@@ -460,16 +480,14 @@ size_t calcbatch_random(int variant, const uint8_t (*decks)[52], const rng *gens
 
 size_t calcbatch_greedy(const calc_state *states, size_t n, calcbatch_outcome *out)
 {
-	size_t replayed = 0;
+	size_t replayed = n;
 #ifdef CALCBATCH_SIMD
-	vec table = need_table();
-	for (size_t g = 0; g < n; g += LANES)
-		replayed += greedy_batch8(states + g, n - g < LANES ? (int)(n - g) : LANES, out + g, table);
-#else
-	for (size_t g = 0; g < n; g++)
-		out[g] = greedy_one(&states[g]);
-	replayed = n;
+	if (isa_path() >= ISA_AVX512)
+		replayed = greedy_avx512(states, n, out);
+	else
 #endif
+		for (size_t g = 0; g < n; g++)
+			out[g] = greedy_one(&states[g]);
 #ifdef YOMI_DEBUG
 	for (size_t g = 0; g < n; g++) {
 		calcbatch_outcome o = greedy_one(&states[g]);

@@ -127,9 +127,13 @@ void warn_at(const char *file, long line, const char *fmt, ...)
 	va_end(ap);
 }
 
+void (*util_version_extra)(void);
+
 noreturn void util_version(void)
 {
 	printf("%s (yomi) %s\n", util_progname, YOMI_VERSION);
+	if (util_version_extra)
+		util_version_extra();
 	util_flush_stdout();
 	exit(0);
 }

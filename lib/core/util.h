@@ -34,8 +34,10 @@ void warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void warn_at(const char *file, long line, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
-/* Prints "PROG VERSION" and exits 0. */
+/* Prints "PROG (yomi) VERSION", then what util_version_extra prints if a
+ * program set it (the vector path in use), and exits 0. */
 noreturn void util_version(void);
+extern void (*util_version_extra)(void);
 /* Flushes stdout; dies with "PROG: stdout: write error: REASON" if that or
  * any earlier write to it failed (--help > /dev/full). */
 void util_flush_stdout(void);

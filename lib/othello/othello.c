@@ -1,23 +1,76 @@
 #include "othello/othello.h"
 
 #include <string.h>
-#if defined(__BMI2__) || defined(__AVX512VL__)
+#if defined(__x86_64__)
 #include <immintrin.h>
 #endif
 
+#include "core/isa.h"
 #include "core/util.h"
 
 #define INLINE static inline __attribute__((always_inline))
 
+#define EDGE 0x7e7e7e7e7e7e7e7eULL
+
+/* Rays from each square to the board's edge, per lane direction: up
+ * (towards higher bits: +1, +8, +7, +9) and down (-1, -8, -7, -9). */
+static uint64_t ray_up_s[64][4] __attribute__((aligned(32))), ray_down_s[64][4] __attribute__((aligned(32)));
+
+__attribute__((constructor)) static void rays_init(void)
+{
+	static const int dcol[4] = {1, 0, -1, 1}, drow[4] = {0, 1, 1, 1};
+	for (int sq = 0; sq < 64; sq++) {
+		for (int l = 0; l < 4; l++) {
+			for (int way = 1; way >= -1; way -= 2) {
+				uint64_t ray = 0;
+				int c = sq % 8 + way * dcol[l], r = sq / 8 + way * drow[l];
+				for (; c >= 0 && c < 8 && r >= 0 && r < 8; c += way * dcol[l], r += way * drow[l])
+					ray |= 1ULL << (r * 8 + c);
+				if (way > 0)
+					ray_up_s[sq][l] = ray;
+				else
+					ray_down_s[sq][l] = ray;
+			}
+		}
+	}
+}
+
+/* A playout's state. */
+typedef struct {
+	uint64_t me, opp, m; /* m: the moves of the side to move */
+	rng_draw d;
+} lane;
+
+/* What each path provides (othellokern.h). */
+typedef struct {
+	uint64_t (*moves)(uint64_t me, uint64_t opp);
+	uint64_t (*flips)(uint64_t me, uint64_t opp, int sq);
+	uint64_t (*perft)(uint64_t me, uint64_t opp, int depth);
+	void (*random_games)(const othello_pos *start, rng *r, othello_game *g, int n, bool record);
+	int (*random_result)(uint64_t me, uint64_t opp, rng *r);
+} othello_kernels;
+
+/* Set with the path: PDEP is microcoded on some processors. */
+static bool slow_pdep;
+
+#define KERN_PATH 0
+#define KERN(x) x##_base
+#include "othello/othellokern.h"
+#undef KERN_PATH
+#undef KERN
+
+#if defined(__x86_64__)
 /* Four directions at once: GCC vector lanes for shifts by 1 (along a
  * row), 8 (along a column), 7 and 9 (the diagonals), each used both ways.
  * The propagating discs are masked so that no run wraps from the h-file
- * onto the a-file or back; columns cannot wrap, so their mask is full. */
+ * onto the a-file or back; columns cannot wrap, so their mask is full.
+ * Only the vector paths of othellokern.h use them, so they are built
+ * for AVX2 (which the AVX-512 path includes). */
 typedef uint64_t v4u __attribute__((vector_size(32)));
+ISA_BEGIN_AVX2
 /* The vector helpers are always inlined, so no vector crosses a call and
  * the warning about the AVX calling convention does not apply. */
 #pragma GCC diagnostic ignored "-Wpsabi"
-#define EDGE 0x7e7e7e7e7e7e7e7eULL
 static const v4u SHIFT1 = {1, 8, 7, 9};
 static const v4u SHIFT2 = {2, 16, 14, 18};
 static const v4u SHIFT4 = {4, 32, 28, 36};
@@ -59,74 +112,50 @@ INLINE v4u fill_down(v4u gen, v4u prop)
 	gen |= prop & (gen >> SHIFT4);
 	return gen;
 }
+ISA_END
 
-INLINE uint64_t moves_of(uint64_t me, uint64_t opp)
-{
-	v4u o = splat(opp) & LANE_MASK;
-	v4u p = splat(me);
-	/* The opponent discs reached from my discs; one step past a run is a
-	 * move if empty. */
-	v4u up = fill_up(p, o) & o;
-	v4u down = fill_down(p, o) & o;
-	return or_lanes((up << SHIFT1) | (down >> SHIFT1)) & ~(me | opp);
-}
+#define ray_up(sq) (*(const v4u *)ray_up_s[sq])
+#define ray_down(sq) (*(const v4u *)ray_down_s[sq])
 
-/* Rays from each square to the board's edge, per lane direction: up
- * (towards higher bits: +1, +8, +7, +9) and down (-1, -8, -7, -9). */
-static v4u ray_up[64], ray_down[64];
+#define KERN_PATH 1
+#define KERN(x) x##_avx2
+ISA_BEGIN_AVX2
+#include "othello/othellokern.h"
+ISA_END
+#undef KERN_PATH
+#undef KERN
 
-__attribute__((constructor)) static void rays_init(void)
-{
-	static const int dcol[4] = {1, 0, -1, 1}, drow[4] = {0, 1, 1, 1};
-	for (int sq = 0; sq < 64; sq++) {
-		for (int l = 0; l < 4; l++) {
-			for (int way = 1; way >= -1; way -= 2) {
-				uint64_t ray = 0;
-				int c = sq % 8 + way * dcol[l], r = sq / 8 + way * drow[l];
-				for (; c >= 0 && c < 8 && r >= 0 && r < 8; c += way * dcol[l], r += way * drow[l])
-					ray |= 1ULL << (r * 8 + c);
-				if (way > 0)
-					ray_up[sq][l] = ray;
-				else
-					ray_down[sq][l] = ray;
-			}
-		}
-	}
-}
-
-INLINE uint64_t flips_of(uint64_t me, uint64_t opp, int sq)
-{
-	v4u o = splat(opp), p = splat(me);
-	/* Along each ray, the first square that is not the opponent's decides:
-	 * if it is mine, the opponent discs before it flip. Upwards that square
-	 * is the ray's lowest such bit, downwards its highest. */
-	v4u ru = ray_up[sq];
-	v4u bu = ru & ~o;
-	v4u fu = bu & -bu;
-	v4u up = ((fu - 1) & ru) & (v4u)((fu & p) != 0);
-	v4u rd = ray_down[sq];
-#if defined(__AVX512VL__) && defined(__AVX512CD__)
-	v4u bd = rd & ~o;
-	/* A count of 64 (no such square) shifts to 0, as the ISA defines. */
-	v4u fd = (v4u)_mm256_srlv_epi64((__m256i)splat(1ULL << 63),
-		_mm256_lzcnt_epi64((__m256i)bd));
-	v4u down = (rd & -(fd << 1)) & (v4u)((fd & p) != 0);
-#else
-	/* Without a vector leading-zero count, fill the run of opponent discs
-	 * from SQ instead. Edge files are masked out of sideways runs, so a
-	 * run is empty when SQ's neighbour is off the board. */
-	(void)rd;
-	v4u x = splat(1ULL << sq);
-	v4u run = fill_down(x, o & LANE_MASK);
-	v4u down = (v4u)((run >> SHIFT1 & p) != 0) & (run & ~x);
+#define KERN_PATH 2
+#define KERN(x) x##_avx512
+ISA_BEGIN_AVX512
+#include "othello/othellokern.h"
+ISA_END
+#undef KERN_PATH
+#undef KERN
 #endif
-	return or_lanes(up | down);
+
+static const othello_kernels *const paths[ISA_NPATHS] = {
+	&kernels_base,
+#if defined(__x86_64__)
+	&kernels_avx2, &kernels_avx512,
+#else
+	&kernels_base, &kernels_base,
+#endif
+};
+
+static const othello_kernels *kern(void)
+{
+	static int known = -1;
+	isa_path_id p = isa_path();
+	if ((int)p != known) {
+		slow_pdep = isa_slow_pdep();
+		known = (int)p;
+	}
+	return paths[p];
 }
 
-INLINE int popcount(uint64_t x)
-{
-	return __builtin_popcountll(x);
-}
+#define moves_of(me, opp) kern()->moves(me, opp)
+#define flips_of(me, opp, sq) kern()->flips(me, opp, sq)
 
 uint64_t othello_moves(uint64_t me, uint64_t opp)
 {
@@ -257,145 +286,22 @@ const char *othello_move_name(int move, char out[5])
 	return out;
 }
 
-/* PASSED: the previous ply was a pass, so no moves now ends the game. */
-static uint64_t perft_rec(uint64_t me, uint64_t opp, int depth, bool passed)
-{
-	uint64_t m = moves_of(me, opp);
-	if (!m) {
-		if (passed || !moves_of(opp, me))
-			return 1;
-		return depth == 1 ? 1 : perft_rec(opp, me, depth - 1, true);
-	}
-	if (depth == 1)
-		return (uint64_t)popcount(m);
-	uint64_t n = 0;
-	if (depth == 2) {
-		/* A child with no move has one leaf below it, pass or end. */
-		do {
-			int sq = __builtin_ctzll(m);
-			uint64_t f = flips_of(me, opp, sq);
-			uint64_t c = moves_of(opp ^ f, me | f | 1ULL << sq);
-			n += c ? (uint64_t)popcount(c) : 1;
-			m &= m - 1;
-		} while (m);
-		return n;
-	}
-	do {
-		int sq = __builtin_ctzll(m);
-		uint64_t f = flips_of(me, opp, sq);
-		n += perft_rec(opp ^ f, me | f | 1ULL << sq, depth - 1, false);
-		m &= m - 1;
-	} while (m);
-	return n;
-}
-
 uint64_t othello_perft(const othello_pos *p, int depth)
 {
-	return perft_rec(p->me, p->opp, depth, false);
-}
-
-/* The K-th (from 0) set bit of M. PDEP does it in one instruction where
- * it is fast (not on AMD before Zen 3, where it is microcoded); the loop's
- * trip count is random, so it costs a branch miss per call. */
-INLINE int nth_bit(uint64_t m, unsigned k)
-{
-#if defined(__BMI2__) && !defined(__znver1__) && !defined(__znver2__)
-	return __builtin_ctzll(_pdep_u64(1ULL << k, m));
-#else
-	while (k--)
-		m &= m - 1;
-	return __builtin_ctzll(m);
-#endif
-}
-
-/* A playout's state. */
-typedef struct {
-	uint64_t me, opp, m; /* m: the moves of the side to move */
-	rng_draw d;
-} lane;
-
-INLINE void lane_init(lane *l, const othello_pos *p, rng *r)
-{
-	l->me = p->me;
-	l->opp = p->opp;
-	l->m = moves_of(p->me, p->opp);
-	l->d = (rng_draw){.r = r};
-}
-
-/* One random ply: the move played (or OTHELLO_PASS), or -1 when the game
- * is over. */
-INLINE int random_ply(lane *l)
-{
-	if (l->m) {
-		int move = nth_bit(l->m, rng_draw_below(&l->d, (uint32_t)popcount(l->m)));
-		uint64_t f = flips_of(l->me, l->opp, move);
-		uint64_t next = l->opp ^ f;
-		l->opp = l->me | f | 1ULL << move;
-		l->me = next;
-		l->m = moves_of(l->me, l->opp);
-		return move;
-	}
-	/* No move: the other side's moves decide between a pass and the end,
-	 * and after a pass they are the next ply's moves. */
-	uint64_t t = moves_of(l->opp, l->me);
-	if (!t)
-		return -1;
-	uint64_t x = l->me;
-	l->me = l->opp;
-	l->opp = x;
-	l->m = t;
-	return OTHELLO_PASS;
+	return kern()->perft(p->me, p->opp, depth);
 }
 
 void othello_random_games(const othello_pos *start, rng *r, othello_game *g, int n, bool record)
 {
-	/* The games are independent, so stepping several in lockstep lets the
-	 * processor overlap their dependency chains (a ply is one long chain:
-	 * moves, random pick, flips, moves again). */
-	lane l[OTHELLO_BATCH];
-	int plies[OTHELLO_BATCH];
-	unsigned live = 0;
-	for (int j = 0; j < n; j++) {
-		lane_init(&l[j], &start[j], &r[j]);
-		plies[j] = 0;
-		live |= 1u << j;
-	}
-	while (live) {
-#pragma GCC unroll 4
-		for (int j = 0; j < OTHELLO_BATCH; j++) {
-			if (!(live >> j & 1))
-				continue;
-			int move = random_ply(&l[j]);
-			if (move < 0) {
-				live &= ~(1u << j);
-				continue;
-			}
-			if (record || plies[j] == 0)
-				g[j].moves[plies[j]] = (uint8_t)move;
-			plies[j]++;
-		}
-	}
-	for (int j = 0; j < n; j++) {
-		g[j].end.me = l[j].me;
-		g[j].end.opp = l[j].opp;
-		g[j].end.turn = start[j].turn ^ (plies[j] & 1);
-		g[j].plies = plies[j];
-	}
+	kern()->random_games(start, r, g, n, record);
 }
 
 void othello_random_game(const othello_pos *start, rng *r, othello_game *g, bool record)
 {
-	othello_random_games(start, r, g, 1, record);
+	kern()->random_games(start, r, g, 1, record);
 }
 
 int othello_random_result(uint64_t me, uint64_t opp, rng *r)
 {
-	othello_pos p = {me, opp, OTHELLO_BLACK};
-	lane l;
-	lane_init(&l, &p, r);
-	int plies = 0;
-	while (random_ply(&l) >= 0)
-		plies++;
-	int d = popcount(l.me) - popcount(l.opp);
-	return plies & 1 ? -d : d;
+	return kern()->random_result(me, opp, r);
 }

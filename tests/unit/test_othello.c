@@ -2,6 +2,7 @@
  * reference on many game positions, and the published perft counts. */
 #include <stdlib.h>
 
+#include "core/isa.h"
 #include "search/mcts.h"
 #include "othello/othello.h"
 #include "othello/othelloplay.h"
@@ -257,6 +258,69 @@ static void test_batch_equals_single_games(void)
 	CHECK(same, "a batch of %d games equals the games one by one", OTHELLO_BATCH);
 }
 
+/* What one path makes of fixed work: 100 recorded random games (in
+ * batches), 100 random results, perft 7, and whether moves and flips
+ * equal the reference on every position of the games. */
+typedef struct {
+	othello_game g[100];
+	int result[100];
+	uint64_t perft7;
+	int bad;
+} path_work;
+
+static void run_path_work(path_work *w)
+{
+	othello_pos st[OTHELLO_BATCH];
+	rng rb[OTHELLO_BATCH], r;
+	for (int j = 0; j < OTHELLO_BATCH; j++)
+		othello_start(&st[j]);
+	for (int gi = 0; gi < 100; gi += OTHELLO_BATCH) {
+		for (int j = 0; j < OTHELLO_BATCH; j++)
+			rng_stream(&rb[j], 11, (uint64_t)(gi + j));
+		othello_random_games(st, rb, &w->g[gi], OTHELLO_BATCH, true);
+	}
+	w->bad = 0;
+	for (int gi = 0; gi < 100; gi++) {
+		rng_stream(&r, 12, (uint64_t)gi);
+		w->result[gi] = othello_random_result(st[0].me, st[0].opp, &r);
+		othello_pos q = st[0];
+		for (int k = 0; k < w->g[gi].plies; k++) {
+			w->bad += othello_moves(q.me, q.opp) != ref_moves(q.me, q.opp);
+			for (int x = 0; x < 64; x += 3)
+				w->bad += othello_flips(q.me, q.opp, x) != ref_flips(q.me, q.opp, x);
+			othello_play(&q, w->g[gi].moves[k]);
+		}
+	}
+	w->perft7 = othello_perft(&st[0], 7);
+}
+
+static void test_every_path_plays_the_same_games(void)
+{
+	/* Each instruction-set path the machine has against the base path:
+	 * the same games draw for draw, results and counts. */
+	static path_work base, other;
+	isa_path_id had = isa_path(), best = isa_machine();
+	isa_force(ISA_BASE);
+	run_path_work(&base);
+	CHECK(!base.bad && base.perft7 == 55092, "base path: moves and flips equal the reference, perft 7");
+	for (int p = ISA_AVX2; p < ISA_NPATHS; p++) {
+		if (p > (int)best) {
+			printf("# this machine lacks the %s path: not tested\n", isa_name((isa_path_id)p));
+			continue;
+		}
+		isa_force((isa_path_id)p);
+		run_path_work(&other);
+		int same = !other.bad && other.perft7 == base.perft7 &&
+			   !memcmp(other.result, base.result, sizeof base.result);
+		for (int gi = 0; gi < 100; gi++)
+			same &= other.g[gi].plies == base.g[gi].plies &&
+				!memcmp(other.g[gi].moves, base.g[gi].moves, (size_t)base.g[gi].plies) &&
+				other.g[gi].end.me == base.g[gi].end.me && other.g[gi].end.opp == base.g[gi].end.opp;
+		CHECK(same, "%s path: the base path's games, results and perft", isa_name((isa_path_id)p));
+	}
+	isa_force(had);
+}
+
 static void test_perft_known_counts(void)
 {
 	/* Perft from the start (the published counts, depths 1-11). */
@@ -338,6 +402,7 @@ static const unit_test tests[] = {
 	UNIT_TEST(move_names_round_trip),
 	UNIT_TEST(bitboards_match_reference),
 	UNIT_TEST(batch_equals_single_games),
+	UNIT_TEST(every_path_plays_the_same_games),
 	UNIT_TEST(perft_known_counts),
 	UNIT_TEST(players_take_only_legal_move),
 	UNIT_TEST(random_player_replays_playouts),
