@@ -5,6 +5,11 @@ PREFIX ?= /usr/local
 DESTDIR ?=
 BINDIR = $(PREFIX)/bin
 MANDIR = $(PREFIX)/share/man/man1
+# The pipelines and common.sh, which finds the programs in ../../bin and
+# the dictionaries in ../../share/yomi: these three keep their places
+# relative to PREFIX.
+LIBEXECDIR = $(PREFIX)/libexec/yomi
+DATADIR = $(PREFIX)/share/yomi
 
 CC ?= cc
 CFLAGS ?= -O2 -g
@@ -19,6 +24,11 @@ YOMI_LIBS = -lcsv -lz -lm
 
 PROGRAMS = wordload chain-greedy chain-lookahead summarize nimtable playout
 BINS = $(PROGRAMS:%=bin/%)
+# Each pipeline NAME.sh is run as yomi-NAME: a link in bin/ (and, installed,
+# in BINDIR) to the script.
+PIPELINES = $(filter-out common,$(patsubst pipelines/%.sh,%,$(wildcard pipelines/*.sh)))
+PIPELINE_LINKS = $(PIPELINES:%=bin/yomi-%)
+DICTIONARIES = $(wildcard dictionaries/*)
 LIB_SRC = $(wildcard lib/*/*.c)
 LIB_OBJ = $(LIB_SRC:.c=.o)
 UNIT_SRC = $(wildcard tests/unit/*.c)
@@ -34,7 +44,10 @@ DEBIAN_PACKAGES = build-essential libcsv-dev zlib1g-dev bats bats-assert bats-su
 	skkdic mecab-ipadic wamerican r-base-core parallel time gnuplot-nox clang afl++
 
 .PHONY: all check unit bats bench bench-full install uninstall clean deps sanitize asan fuzz
-all: lib/libyomi.a $(BINS)
+all: lib/libyomi.a $(BINS) $(PIPELINE_LINKS)
+
+bin/yomi-%: pipelines/%.sh
+	ln -sf ../$< $@
 
 lib/%.o: lib/%.c
 	$(CC) $(YOMI_CFLAGS) $(CFLAGS) -c -o $@ $<
@@ -118,16 +131,27 @@ sanitize:
 		CFLAGS="-O1 -g -DYOMI_DEBUG -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" \
 		LDFLAGS="-fsanitize=address,undefined"
 
+# Everything a user runs: the programs, their manual pages, the pipelines
+# (as yomi-NAME in BINDIR) and the dictionaries they read.
 install: all
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR) $(DESTDIR)$(LIBEXECDIR) $(DESTDIR)$(DATADIR)
 	install -m 755 $(BINS) $(DESTDIR)$(BINDIR)/
 	install -m 644 $(PROGRAMS:%=bin/%.1) $(DESTDIR)$(MANDIR)/
+	install -m 755 $(PIPELINES:%=pipelines/%.sh) $(DESTDIR)$(LIBEXECDIR)/
+	install -m 644 pipelines/common.sh $(DESTDIR)$(LIBEXECDIR)/
+	for p in $(PIPELINES); do \
+		ln -sfr $(DESTDIR)$(LIBEXECDIR)/$$p.sh $(DESTDIR)$(BINDIR)/yomi-$$p || exit 1; \
+	done
+	install -m 644 $(DICTIONARIES) $(DESTDIR)$(DATADIR)/
 
 uninstall:
-	rm -f $(PROGRAMS:%=$(DESTDIR)$(BINDIR)/%) $(PROGRAMS:%=$(DESTDIR)$(MANDIR)/%.1)
+	rm -f $(PROGRAMS:%=$(DESTDIR)$(BINDIR)/%) $(PROGRAMS:%=$(DESTDIR)$(MANDIR)/%.1) \
+		$(PIPELINES:%=$(DESTDIR)$(BINDIR)/yomi-%) $(PIPELINES:%=$(DESTDIR)$(LIBEXECDIR)/%.sh) \
+		$(DESTDIR)$(LIBEXECDIR)/common.sh $(DICTIONARIES:dictionaries/%=$(DESTDIR)$(DATADIR)/%)
+	-rmdir $(DESTDIR)$(LIBEXECDIR) $(DESTDIR)$(DATADIR) 2> /dev/null
 
 clean:
-	rm -rf lib/*/*.o lib/*/*.d lib/libyomi.a $(BINS) bin/*.d $(UNIT_BIN) tests/unit/*.d $(BENCH_BIN) tests/bench/*.d build
+	rm -rf lib/*/*.o lib/*/*.d lib/libyomi.a $(BINS) $(PIPELINE_LINKS) bin/*.d $(UNIT_BIN) tests/unit/*.d $(BENCH_BIN) tests/bench/*.d build
 
 # Installs, only when missing, the Debian packages the project needs.
 deps:

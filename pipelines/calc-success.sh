@@ -13,7 +13,7 @@
 # Games are split into JOBS shards (default: the number of cores). Writes
 # DIR/playouts.csv, DIR/trees.csv and DIR/success.png and prints the tables.
 set -euo pipefail
-. "$(dirname "$0")/common.sh"
+. "$(dirname "$(readlink -f "$0")")/common.sh"
 
 games=100 seed=1 playouts="1000 10000" trees="3x5" reward=binary variant=standard jobs=$(nproc) out=
 while [ $# -gt 0 ]; do

@@ -1,6 +1,20 @@
 # Sourced by the pipelines: the programs on PATH, the work directory and
 # the dictionaries of the seed experiments.
-yomi_top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+#
+# In the source tree this file is pipelines/common.sh, the programs are in
+# bin/ and the dictionaries in dictionaries/; installed (make install) it is
+# PREFIX/libexec/yomi/common.sh, the programs in PREFIX/bin and the
+# dictionaries in PREFIX/share/yomi. A pipeline is run by its path or by
+# its link bin/yomi-NAME, so it sources this file from beside its own
+# resolved path.
+yomi_lib=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+if [ -f "$yomi_lib/../dictionaries/sas-functions.txt" ]; then
+	yomi_top=$(cd "$yomi_lib/.." && pwd)
+	yomi_data=$yomi_top/dictionaries
+else
+	yomi_top=$(cd "$yomi_lib/../.." && pwd)
+	yomi_data=$yomi_top/share/yomi
+fi
 export PATH="$yomi_top/bin:$PATH"
 
 # Prints the calling script's usage: its opening comment, after the #! line.
@@ -26,7 +40,7 @@ yomi_dictionary() {
 	if [ "$japanese" = 1 ]; then
 		wordload -f skk --long-vowel vowel /usr/share/skk/SKK-JISYO.L -o "$file"
 	else
-		wordload --upcase --drop-digit-tail "$yomi_top/dictionaries/sas-functions.txt" -o "$file"
+		wordload --upcase --drop-digit-tail "$yomi_data/sas-functions.txt" -o "$file"
 	fi
 }
 

@@ -23,7 +23,7 @@
 # and gain.png (win rate and interval against depth, a line per
 # dictionary; greedy is depth 1, end is drawn at 2R).
 set -euo pipefail
-. "$(dirname "$0")/common.sh"
+. "$(dirname "$(readlink -f "$0")")/common.sh"
 
 dicts=() starts=all column= games=3 depths="2 4 end" rounds=15 lose= jobs=$(nproc) out= quiet=0
 while [ $# -gt 0 ]; do

@@ -13,7 +13,7 @@
 # any position (64 characters X, O, -, a1..h8 row by row). Writes
 # DIR/first-move.csv and DIR/first-move.png (gnuplot) and prints the table.
 set -euo pipefail
-. "$(dirname "$0")/common.sh"
+. "$(dirname "$(readlink -f "$0")")/common.sh"
 
 games=1000000 seed=1 moves= board= turn= jobs=$(nproc) out=
 while [ $# -gt 0 ]; do

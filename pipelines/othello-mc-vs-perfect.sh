@@ -29,7 +29,7 @@
 # DIR/agreement-by-source.csv and DIR/agreement.png, and prints the
 # agreement and loss tables.
 set -euo pipefail
-. "$(dirname "$0")/common.sh"
+. "$(dirname "$(readlink -f "$0")")/common.sh"
 
 positions=100 empties="10 12 14 16 18 20 22:50 24:25" playouts="100 1000 10000 100000"
 game_playouts=10000 seed=1 jobs=$(nproc) out=

@@ -14,7 +14,7 @@
 # PATH and the same files at the same paths. The merged summary goes to
 # stdout.
 set -euo pipefail
-. "$(dirname "$0")/common.sh"
+. "$(dirname "$(readlink -f "$0")")/common.sh"
 
 total= shards= jobs=$(nproc) logins= summ="count"
 while [ $# -gt 0 ]; do

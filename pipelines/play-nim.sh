@@ -7,7 +7,7 @@
 # stones to take ("2 3" takes 3 from heap 2); q quits. In normal play whoever
 # takes the last stone wins; with --misere whoever takes it loses.
 set -euo pipefail
-. "$(dirname "$0")/common.sh"
+. "$(dirname "$(readlink -f "$0")")/common.sh"
 
 heaps=(3 4 5) misere=() first=you seed=$((RANDOM + 1))
 while [ $# -gt 0 ]; do

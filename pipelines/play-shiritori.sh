@@ -16,7 +16,7 @@
 # player with no word left loses. The game log is written at the end to
 # LOG (default shiritori-N.csv, a name not yet taken).
 set -euo pipefail
-. "$(dirname "$0")/common.sh"
+. "$(dirname "$(readlink -f "$0")")/common.sh"
 
 dict= japanese=0 vs=lookahead first=you start= rounds=15 lose= seed=$((RANDOM + 1)) log=
 while [ $# -gt 0 ]; do

@@ -8,7 +8,7 @@
 # --japanese plays the same two games on SKK-JISYO.L readings (wordload
 # --format skk) with the usual ん rule, from しりとり.
 set -euo pipefail
-. "$(dirname "$0")/common.sh"
+. "$(dirname "$(readlink -f "$0")")/common.sh"
 
 start=SCAN rounds=15 seed=777 japanese=0 out=
 while [ $# -gt 0 ]; do

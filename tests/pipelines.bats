@@ -98,12 +98,29 @@ ENCODISVALID"
 
 @test "make install and uninstall honour DESTDIR and PREFIX" {
 	make -C "$TOP" -s install DESTDIR="$PWD/root" PREFIX=/opt/yomi > /dev/null
-	for p in wordload chain-greedy chain-lookahead summarize; do
+	for p in wordload chain-greedy chain-lookahead summarize nimtable playout; do
 		[ -x "root/opt/yomi/bin/$p" ]
 		[ -f "root/opt/yomi/share/man/man1/$p.1" ]
 	done
+	# Each pipeline in libexec/yomi with its link yomi-NAME in bin, and
+	# the dictionaries in share/yomi.
+	for f in "$TOP"/pipelines/*.sh; do
+		n=$(basename "$f" .sh)
+		cmp "$f" "root/opt/yomi/libexec/yomi/$n.sh"
+		[ "$n" = common ] && continue
+		[ "$(readlink -f "root/opt/yomi/bin/yomi-$n")" = "$PWD/root/opt/yomi/libexec/yomi/$n.sh" ]
+	done
+	run bash -c "cd root/opt/yomi/share/yomi && ls"
+	assert_output "$(ls "$TOP/dictionaries")"
+	# A pipeline installed finds the programs and the dictionaries installed
+	# beside it, with nothing of the tree on PATH.
+	run env PATH=/usr/bin:/bin root/opt/yomi/bin/yomi-sas-battle
+	assert_success
+	assert_line "lookahead:2 (player 1) vs greedy (player 2) from SCAN: player 1 13, player 2 10: player 1 wins (stuck)"
+	# The manual page of chain-lookahead is chain-greedy's, installed whole.
+	cmp root/opt/yomi/share/man/man1/chain-lookahead.1 "$TOP/bin/chain-greedy.1"
 	make -C "$TOP" -s uninstall DESTDIR="$PWD/root" PREFIX=/opt/yomi > /dev/null
-	run find root -type f
+	run find root -type f -o -type l
 	assert_output ""
 }
 
