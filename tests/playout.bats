@@ -51,6 +51,33 @@ AFTER_F5_D6_C3="------------------X--------XX------OXX-----O--------------------
 	assert_output "depth,leaves,seconds,leaves_per_second"
 }
 
+@test "perft --hash: the same counts through a transposition table" {
+	playout --perft 9 | cut -d, -f1,2 > plain.csv
+	playout --perft 9 --hash 4K | cut -d, -f1,2 > small.csv
+	playout --perft 9 --hash 16M | cut -d, -f1,2 > big.csv
+	run cmp plain.csv small.csv
+	assert_success
+	run cmp plain.csv big.csv
+	assert_success
+	run tail -1 big.csv
+	assert_output "9,3005288"
+	# Mid-game positions: the first 20 moves of random games.
+	playout -n 12 --seed 5 --moves | awk -F, 'NR == 1 { print "moves"; next }
+		{ n = split($9, m, " "); s = m[1]; for (i = 2; i <= 20 && i <= n; i++) s = s " " m[i]; print s }' > games.csv
+	playout --perft 6 games.csv | cut -d, -f1-3 > p.csv
+	playout --perft 6 --hash 64K games.csv | cut -d, -f1-3 > h.csv
+	run cmp p.csv h.csv
+	assert_success
+	run wc -l < h.csv
+	assert_output "73"
+	run playout --perft 3 --hash 4095
+	assert_failure 2
+	assert_line --index 0 "playout: --hash: '4095' is not a size from 4K to 1024T (such as 256M)"
+	run playout --hash 1M -n 3
+	assert_failure 2
+	assert_line --index 0 "playout: --hash is for --perft"
+}
+
 @test "random games: one exact row per game" {
 	run playout -n 4 --seed 42
 	assert_success
@@ -575,7 +602,7 @@ success, 0 cards left"
 	assert_line --index 0 "playout: invalid --hold '53': expected an integer from 0 to 52"
 	run playout -g calc --perft 3
 	assert_failure 2
-	assert_line --index 0 "playout: --black, --white, --per-move, --perft, --solve, --solve-all and --max-empties are for --game othello"
+	assert_line --index 0 "playout: --black, --white, --per-move, --perft, --hash, --solve, --solve-all and --max-empties are for --game othello"
 	run playout --policy greedy
 	assert_failure 2
 	assert_line --index 0 "playout: --policy, --variant, --playouts, --reward, --level, --width, --endgame, --samples, --exact, --exact-all and --hold are for --game calc"

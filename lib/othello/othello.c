@@ -1,5 +1,6 @@
 #include "othello/othello.h"
 
+#include <stdlib.h>
 #include <string.h>
 #if defined(__x86_64__)
 #include <immintrin.h>
@@ -41,11 +42,84 @@ typedef struct {
 	rng_draw d;
 } lane;
 
+/* Hashed perft: a bucket is two entries, one cache line. The count of a
+ * position two plies from the leaves costs less than a probe. */
+enum { PERFT_HASH_MIN = 3 };
+typedef struct {
+	uint64_t me, opp, n, depth;
+} perft_entry;
+
+struct othello_perft_table {
+	perft_entry (*b)[2];
+	size_t mask;
+};
+
+/* The board mirrored left to right, upside down, and about the a1-h8
+ * diagonal (delta swaps). */
+static inline uint64_t mirror_files(uint64_t x)
+{
+	x = (x >> 1 & 0x5555555555555555ULL) | (x & 0x5555555555555555ULL) << 1;
+	x = (x >> 2 & 0x3333333333333333ULL) | (x & 0x3333333333333333ULL) << 2;
+	return (x >> 4 & 0x0F0F0F0F0F0F0F0FULL) | (x & 0x0F0F0F0F0F0F0F0FULL) << 4;
+}
+
+static inline uint64_t transpose(uint64_t x)
+{
+	uint64_t t;
+	t = 0x0F0F0F0F00000000ULL & (x ^ x << 28);
+	x ^= t ^ t >> 28;
+	t = 0x3333000033330000ULL & (x ^ x << 14);
+	x ^= t ^ t >> 14;
+	t = 0x5500550055005500ULL & (x ^ x << 7);
+	x ^= t ^ t >> 7;
+	return x;
+}
+
+/* The least of the eight images of (ME, OPP) under the board's
+ * symmetries, which have the same perft counts: one entry for all. */
+static inline void perft_unique(uint64_t *me, uint64_t *opp)
+{
+	uint64_t m[8], o[8];
+	m[0] = *me, o[0] = *opp;
+	m[1] = __builtin_bswap64(m[0]), o[1] = __builtin_bswap64(o[0]);
+	for (int i = 0; i < 2; i++)
+		m[2 + i] = mirror_files(m[i]), o[2 + i] = mirror_files(o[i]);
+	for (int i = 0; i < 4; i++)
+		m[4 + i] = transpose(m[i]), o[4 + i] = transpose(o[i]);
+	int best = 0;
+	for (int i = 1; i < 8; i++)
+		if (m[i] < m[best] || (m[i] == m[best] && o[i] < o[best]))
+			best = i;
+	*me = m[best];
+	*opp = o[best];
+}
+
+static perft_entry *perft_bucket(const othello_perft_table *t, uint64_t me, uint64_t opp, int depth)
+{
+	uint64_t h = (me ^ rng_mix64(opp + (uint64_t)depth)) * 0x9E3779B97F4A7C15u;
+	return t->b[(h ^ h >> 29) & t->mask];
+}
+
+/* Entry 0 keeps the deeper subtree (the dearer to count again), entry 1
+ * takes whatever entry 0 does not. */
+static void perft_store(perft_entry *b, uint64_t me, uint64_t opp, int depth, uint64_t n)
+{
+	perft_entry e = {me, opp, n, (uint64_t)depth};
+	if ((uint64_t)depth >= b[0].depth) {
+		if (b[0].depth)
+			b[1] = b[0];
+		b[0] = e;
+	} else {
+		b[1] = e;
+	}
+}
+
 /* What each path provides (othellokern.h). */
 typedef struct {
 	uint64_t (*moves)(uint64_t me, uint64_t opp);
 	uint64_t (*flips)(uint64_t me, uint64_t opp, int sq);
 	uint64_t (*perft)(uint64_t me, uint64_t opp, int depth);
+	uint64_t (*perft_hashed)(othello_perft_table *t, uint64_t me, uint64_t opp, int depth);
 	void (*random_games)(const othello_pos *start, rng *r, othello_game *g, int n, bool record);
 	int (*random_result)(uint64_t me, uint64_t opp, rng *r);
 } othello_kernels;
@@ -289,6 +363,30 @@ const char *othello_move_name(int move, char out[5])
 uint64_t othello_perft(const othello_pos *p, int depth)
 {
 	return kern()->perft(p->me, p->opp, depth);
+}
+
+othello_perft_table *othello_perft_table_new(size_t bytes)
+{
+	othello_perft_table *t = xcalloc(1, sizeof *t);
+	size_t n = 64;
+	while (n * 2 * sizeof(perft_entry[2]) <= bytes)
+		n *= 2;
+	t->b = xcalloc(n, sizeof *t->b);
+	t->mask = n - 1;
+	return t;
+}
+
+void othello_perft_table_free(othello_perft_table *t)
+{
+	if (!t)
+		return;
+	free(t->b);
+	free(t);
+}
+
+uint64_t othello_perft_hashed(const othello_pos *p, int depth, othello_perft_table *t)
+{
+	return kern()->perft_hashed(t, p->me, p->opp, depth);
 }
 
 void othello_random_games(const othello_pos *start, rng *r, othello_game *g, int n, bool record)

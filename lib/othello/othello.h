@@ -14,6 +14,7 @@
 #define YOMI_OTHELLO_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "core/rng.h"
@@ -60,6 +61,19 @@ const char *othello_move_name(int move, char out[5]);
 /* Leaves of the game tree at DEPTH plies (>= 1): a pass is one ply and a
  * finished game is one leaf at every greater depth. */
 uint64_t othello_perft(const othello_pos *p, int depth);
+
+/* A transposition table for perft: the leaves below a position (the
+ * discs of the side to move and of the other side, which also tells the
+ * side to move) at a remaining depth, kept in buckets of two, one kept by
+ * depth and one always replaced. */
+typedef struct othello_perft_table othello_perft_table;
+/* A table of at most BYTES bytes (at least 4 KB; a power of two of
+ * 64-byte buckets). */
+othello_perft_table *othello_perft_table_new(size_t bytes);
+void othello_perft_table_free(othello_perft_table *t);
+/* othello_perft's count, through T (kept across calls: an entry is exact
+ * whatever depth the call that made it had). */
+uint64_t othello_perft_hashed(const othello_pos *p, int depth, othello_perft_table *t);
 
 typedef struct {
 	othello_pos end;                     /* the final position */

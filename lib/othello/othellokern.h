@@ -245,8 +245,40 @@ static uint64_t KERN(perft)(uint64_t me, uint64_t opp, int depth)
 	return KERN(perft_rec)(me, opp, depth, false);
 }
 
+/* perft_rec through the table above PERFT_HASH_MIN remaining plies, where
+ * a subtree costs more than a probe. */
+static uint64_t KERN(perft_tt)(othello_perft_table *t, uint64_t me, uint64_t opp, int depth)
+{
+	if (depth < PERFT_HASH_MIN)
+		return KERN(perft_rec)(me, opp, depth, false);
+	uint64_t ume = me, uopp = opp;
+	perft_unique(&ume, &uopp);
+	perft_entry *b = perft_bucket(t, ume, uopp, depth);
+	for (int i = 0; i < 2; i++)
+		if (b[i].me == ume && b[i].opp == uopp && b[i].depth == (uint64_t)depth)
+			return b[i].n;
+	uint64_t n = 0, m = KERN(moves_of)(me, opp);
+	if (!m) {
+		if (!KERN(moves_of)(opp, me))
+			return 1;
+		n = KERN(perft_tt)(t, opp, me, depth - 1);
+	}
+	for (; m; m &= m - 1) {
+		int sq = __builtin_ctzll(m);
+		uint64_t f = KERN(flips_of)(me, opp, sq);
+		n += KERN(perft_tt)(t, opp ^ f, me | f | 1ULL << sq, depth - 1);
+	}
+	perft_store(b, ume, uopp, depth, n);
+	return n;
+}
+
+static uint64_t KERN(perft_hashed)(othello_perft_table *t, uint64_t me, uint64_t opp, int depth)
+{
+	return KERN(perft_tt)(t, me, opp, depth);
+}
+
 static const othello_kernels KERN(kernels) = {
-	KERN(moves), KERN(flips), KERN(perft), KERN(random_games), KERN(random_result),
+	KERN(moves), KERN(flips), KERN(perft), KERN(perft_hashed), KERN(random_games), KERN(random_result),
 };
 
 #undef KERN_DIR_MOVES

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "core/carry.h"
+#include "core/input.h"
 #include "core/output.h"
 #include "core/table.h"
 #include "core/util.h"
@@ -304,10 +305,11 @@ static void run_perft(const othellorun_opts *o, const positions *ps, output *out
 	for (size_t k = 0; k < sizeof cols / sizeof *cols; k++)
 		output_field(out, cols[k]);
 	output_end_row(out);
+	othello_perft_table *tt = o->hash ? othello_perft_table_new(o->hash) : NULL;
 	for (size_t i = 0; i < ps->n; i++) {
 		for (int d = 1; d <= o->perft; d++) {
 			double t0 = now();
-			uint64_t n = othello_perft(&ps->pos[i], d);
+			uint64_t n = tt ? othello_perft_hashed(&ps->pos[i], d, tt) : othello_perft(&ps->pos[i], d);
 			double t = now() - t0;
 			row_position(out, ps, i);
 			char buf[64];
@@ -320,6 +322,7 @@ static void run_perft(const othellorun_opts *o, const positions *ps, output *out
 			output_end_row(out);
 		}
 	}
+	othello_perft_table_free(tt);
 }
 
 /* Dies unless every position can be solved: the game goes on, and no
@@ -479,6 +482,9 @@ static void option(run_opts *c, const char *name, const char *arg)
 		o->per_move = cli_i64("--per-move", arg, 1, RUN_MAX_GAMES - 1);
 	} else if (!strcmp(name, "perft")) {
 		o->perft = (int)cli_i64("--perft", arg, 1, OTHELLORUN_MAX_PERFT);
+	} else if (!strcmp(name, "hash")) {
+		if (!input_parse_size(arg, &o->hash) || o->hash < 4096)
+			die_usage("--hash: '%s' is not a size from 4K to 1024T (such as 256M)", arg);
 	} else if (!strcmp(name, "solve")) {
 		o->solve = o->solve == 2 ? 3 : 1;
 	} else if (!strcmp(name, "solve-all")) {
@@ -505,6 +511,8 @@ static void check(const othellorun_opts *o)
 		die_usage("--per-move, --perft and --solve take neither -n, --moves nor players");
 	bool perfect = o->player[0].kind == OTHELLOPLAY_PERFECT ||
 		       o->player[1].kind == OTHELLOPLAY_PERFECT;
+	if (o->hash && !o->perft)
+		die_usage("--hash is for --perft");
 	if (o->max_empties_set && !o->solve && !perfect)
 		die_usage("--max-empties is for --solve, --solve-all and perfect players");
 }
@@ -550,6 +558,7 @@ static const struct option options[] = {
 	{"threshold", required_argument, NULL, 0},
 	{"per-move", required_argument, NULL, 0},
 	{"perft", required_argument, NULL, 0},
+	{"hash", required_argument, NULL, 0},
 	{"solve", no_argument, NULL, 0},
 	{"solve-all", no_argument, NULL, 0},
 	{"max-empties", required_argument, NULL, 0},
@@ -577,6 +586,8 @@ const playoutgame othellorun_game = {
 		 "                        win_rate (for the side to move)\n"
 		 "      --perft D         instead: leaves of the game tree at depths 1..D\n"
 		 "                        (at most 20): depth,leaves,seconds,leaves_per_second\n"
+		 "      --hash SIZE       perft through a transposition table of SIZE\n"
+		 "                        bytes (K, M, G suffixes): the same counts, faster\n"
 		 "      --solve           instead: each position's exact score (final disc\n"
 		 "                        difference, empty squares to the winner) and a\n"
 		 "                        best move: move,score,nodes,seconds\n"

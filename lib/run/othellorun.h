@@ -26,6 +26,7 @@ typedef struct {
 	run_opts common;            /* count: games per position */
 	int64_t per_move;           /* --per-move N, or 0 */
 	int perft;                  /* --perft D, or 0 */
+	size_t hash;                /* --hash SIZE in bytes, or 0 */
 	int solve;                  /* 1: --solve, 2: --solve-all, or 0 */
 	int max_empties;            /* --max-empties */
 	bool max_empties_set;

@@ -321,6 +321,39 @@ static void test_every_path_plays_the_same_games(void)
 	isa_force(had);
 }
 
+static void test_hashed_perft_equals_plain(void)
+{
+	/* Hashed perft against plain perft on every path: from the start to
+	 * depth 9 through a small table (entries replaced all the time) and
+	 * a large one, and depth 5 from 40 mid-game positions (passes too). */
+	isa_path_id had = isa_path();
+	othello_perft_table *small = othello_perft_table_new(4096), *large = othello_perft_table_new(8 << 20);
+	othello_pos start;
+	othello_start(&start);
+	for (int p = 0; p <= (int)isa_machine(); p++) {
+		isa_force((isa_path_id)p);
+		int same = 1;
+		for (int d = 1; d <= 9; d++) {
+			uint64_t n = othello_perft(&start, d);
+			same &= othello_perft_hashed(&start, d, small) == n && othello_perft_hashed(&start, d, large) == n;
+		}
+		rng r;
+		for (int gi = 0; gi < 40; gi++) {
+			othello_game g;
+			rng_stream(&r, 21, (uint64_t)gi);
+			othello_random_game(&start, &r, &g, true);
+			othello_pos q = start;
+			for (int k = 0; k < 20 + gi % 30 && k < g.plies; k++)
+				othello_play(&q, g.moves[k]);
+			same &= othello_perft_hashed(&q, 5, large) == othello_perft(&q, 5);
+		}
+		CHECK(same, "%s path: hashed perft equals plain perft", isa_name((isa_path_id)p));
+	}
+	othello_perft_table_free(small);
+	othello_perft_table_free(large);
+	isa_force(had);
+}
+
 static void test_perft_known_counts(void)
 {
 	/* Perft from the start (the published counts, depths 1-11). */
@@ -403,6 +436,7 @@ static const unit_test tests[] = {
 	UNIT_TEST(bitboards_match_reference),
 	UNIT_TEST(batch_equals_single_games),
 	UNIT_TEST(every_path_plays_the_same_games),
+	UNIT_TEST(hashed_perft_equals_plain),
 	UNIT_TEST(perft_known_counts),
 	UNIT_TEST(players_take_only_legal_move),
 	UNIT_TEST(random_player_replays_playouts),
