@@ -79,6 +79,8 @@ void chain_init(chain_game *g, const dict *d, const chain_rules *r, const uint64
 	g->cleft = xmalloc(d->nclasses * sizeof *g->cleft);
 	g->gleft = xmalloc(d->ngroups * sizeof *g->gleft);
 	g->avail = xmalloc((d->nkeys + 1) * sizeof *g->avail);
+	g->reply = xmalloc((d->nkeys + 1) * sizeof *g->reply);
+	g->reply_known = xcalloc(d->nkeys + 1, 1);
 	size_t nodes = (size_t)d->nclasses + d->nkeys + 1;
 	g->lnext = xmalloc(nodes * sizeof *g->lnext);
 	g->lprev = xmalloc(nodes * sizeof *g->lprev);
@@ -109,29 +111,42 @@ void chain_init(chain_game *g, const dict *d, const chain_rules *r, const uint64
 	g->turn = -1;
 }
 
+/* What playing the leader of class C is worth at once. */
+static inline int64_t class_value(const chain_game *g, uint32_t c)
+{
+	const uint8_t *lose = g->r->lose_tail;
+	return (int64_t)g->lead[c] - (lose && lose[g->d->ctail[c]] ? CHAIN_LOSS : 0);
+}
+
 /* Marks W used: the class cursor skips to the longest word still unused,
- * and a class left empty leaves its head's list. */
+ * a class left empty leaves its head's list, and the head's best reply is
+ * forgotten if it was this class's and the class has come down. */
 static inline void use_word(chain_game *g, uint32_t w)
 {
 	const dict *d = g->d;
-	uint32_t c = d->cls[w];
+	uint32_t c = d->cls[w], k = d->chead[c];
 	if (g->nhist == g->hcap)
 		die("chain: internal error: more words used than the game has moves");
-	g->hist[g->nhist++] = (chain_used){w, g->next[c], g->tail};
+	g->hist[g->nhist++] = (chain_used){w, g->next[c], g->tail, g->reply[k], g->reply_known[k]};
+	bool was_best = g->reply_known[k] && g->reply[k] == class_value(g, c);
 	g->used[w] = 1;
 	g->hash ^= g->zobrist[w];
 	g->gleft[d->grp[w]]--;
 	if (--g->cleft[c] == 0) {
 		g->lnext[g->lprev[c]] = g->lnext[c];
 		g->lprev[g->lnext[c]] = g->lprev[c];
-		g->avail[d->chead[c]]--;
+		g->avail[k]--;
 		g->next[c] = d->cstart[c + 1];
 		g->lead[c] = 0;
+		if (was_best)
+			g->reply_known[k] = 0;
 	} else if (d->pos[w] == g->next[c]) {
 		uint32_t i = g->next[c] + 1; /* an unused word follows */
 		while (g->used[d->cwords[i]])
 			i++;
 		g->next[c] = i;
+		if (was_best && d->len[d->cwords[i]] != g->lead[c])
+			g->reply_known[k] = 0;
 		g->lead[c] = d->len[d->cwords[i]];
 	}
 	g->tail = d->tail[w];
@@ -157,8 +172,27 @@ static inline void unuse_word(chain_game *g)
 		g->next[c] = u.next;
 		g->lead[c] = d->len[d->cwords[u.next]];
 	}
+	g->reply[d->chead[c]] = u.reply;
+	g->reply_known[d->chead[c]] = u.reply_known;
 	g->tail = u.tail;
 	g->turn--;
+}
+
+/* The best reply under key K, which has a class with an unused word. */
+static inline int64_t best_reply(chain_game *g, uint32_t k)
+{
+	if (!g->reply_known[k]) {
+		uint32_t head = list_head(g->d, k);
+		int64_t best = -CHAIN_INF;
+		for (uint32_t c = g->lnext[head]; c != head; c = g->lnext[c]) {
+			int64_t v = class_value(g, c);
+			if (v > best)
+				best = v;
+		}
+		g->reply[k] = best;
+		g->reply_known[k] = 1;
+	}
+	return g->reply[k];
 }
 
 /* Back to no word used, in the time the last game took. */
@@ -197,6 +231,8 @@ void chain_free(chain_game *g)
 	free(g->cleft);
 	free(g->gleft);
 	free(g->avail);
+	free(g->reply);
+	free(g->reply_known);
 	free(g->lnext);
 	free(g->lprev);
 	free(g->hist);
@@ -290,6 +326,15 @@ void chain_check(const chain_game *g)
 		}
 		if (g->lnext[node] != list_head(d, k) || n != g->avail[k])
 			die("chain: internal error: key %u has %u answers, counted %u", k, n, g->avail[k]);
+		if (g->reply_known[k]) {
+			int64_t best = -CHAIN_INF;
+			for (uint32_t j = d->hstart[k]; j < d->hstart[k + 1]; j++)
+				if (g->cleft[d->hclasses[j]] > 0 && class_value(g, d->hclasses[j]) > best)
+					best = class_value(g, d->hclasses[j]);
+			if (best != g->reply[k])
+				die("chain: internal error: key %u's best reply %lld, worked out %lld", k,
+				    (long long)g->reply[k], (long long)best);
+		}
 	}
 #else
 	(void)g;
@@ -538,15 +583,8 @@ static int64_t negamax(chain_search *s, chain_game *g, int depth, int ply, int64
 	uint32_t head = list_head(d, g->tail);
 	if (g->lnext[head] == head)
 		return -CHAIN_LOSS;
-	if (depth == 1) { /* leaf: the best immediate move, no table needed */
-		int64_t best = -CHAIN_INF;
-		for (uint32_t c = g->lnext[head]; c != head; c = g->lnext[c]) {
-			int64_t v = (int64_t)g->lead[c] - (class_loses(s, c) ? CHAIN_LOSS : 0);
-			if (v > best)
-				best = v;
-		}
-		return best;
-	}
+	if (depth == 1) /* leaf: the best immediate move, no table needed */
+		return best_reply(g, g->tail);
 
 	uint64_t key = g->hash ^ s->ztail[g->tail];
 	tt_entry *e = tt_probe(s, key);

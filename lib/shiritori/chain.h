@@ -88,9 +88,12 @@ typedef struct {
 
 typedef enum { CHAIN_RUNNING, CHAIN_SCORE, CHAIN_STUCK, CHAIN_LOSE_TAIL } chain_end;
 
-/* One word used, as the undo stack keeps it. */
+/* One word used, as the undo stack keeps it: the word, and what it
+ * changed: its class cursor, the tail, its head key's best reply. */
 typedef struct {
-	uint32_t word, next, tail; /* the word; its class cursor and the tail before */
+	uint32_t word, next, tail;
+	int64_t reply;
+	bool reply_known;
 } chain_used;
 
 typedef struct {
@@ -102,6 +105,12 @@ typedef struct {
 	uint32_t *cleft; /* per class: unused words */
 	uint32_t *gleft; /* per length group: unused words */
 	uint32_t *avail; /* per key: classes with that head and an unused word */
+	/* Per key, when reply_known: the best a word starting with it is
+	 * worth at once, its points (less CHAIN_LOSS for a losing tail);
+	 * what a search leaf returns. Worked out when asked, forgotten when
+	 * a word takes it down, restored with the word. */
+	int64_t *reply;
+	uint8_t *reply_known;
 	/* The classes with unused words, per head key, in class order: a
 	 * doubly linked list over nodes 0 .. nclasses - 1 (classes) and
 	 * nclasses + k (key k's list head). */
