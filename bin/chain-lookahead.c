@@ -60,7 +60,6 @@ static const char usage_fmt[] =
 	"      --trace FILE      write every candidate considered, with its value\n"
 	"\n"
 	"Output:\n"
-	"  -q, --quiet           no progress on stderr\n"
 	CLI_HELP;
 
 enum {
@@ -90,7 +89,6 @@ static const struct option long_opts[] = {
 	{"seed", required_argument, NULL, OPT_SEED},
 	{"game", required_argument, NULL, OPT_GAME},
 	{"trace", required_argument, NULL, OPT_TRACE},
-	{"quiet", no_argument, NULL, 'q'},
 	CLI_LONG_OPTIONS,
 	{NULL, 0, NULL, 0},
 };
@@ -162,7 +160,7 @@ int main(int argc, char **argv)
 	run_opts *c = &o.common;
 	const char *vs = NULL, *depth_arg = NULL, *time_arg = NULL, *moves_arg = NULL;
 	int opt;
-	while ((opt = getopt_long(argc, argv, "d:n:q" CLI_SHORT, long_opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "d:n:" CLI_SHORT, long_opts, NULL)) != -1) {
 		switch (opt) {
 		case 'd': o.dict_path = optarg; break;
 		case OPT_START: o.start = optarg; break;
@@ -184,7 +182,6 @@ int main(int argc, char **argv)
 		case OPT_SEED: c->seed = cli_u64("--seed", optarg, UINT64_MAX); break;
 		case OPT_GAME: o.game_id = cli_i64("--game", optarg, 0, INT64_MAX); break;
 		case OPT_TRACE: o.trace_path = optarg; break;
-		case 'q': c->quiet = true; break;
 		default:
 			if (!cli_option(opt, optarg, usage_fmt, &c->out))
 				util_try_help();

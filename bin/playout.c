@@ -30,7 +30,6 @@ static const char usage_head[] =
 	"      --first-game K    number the games from K (default 1)\n"
 	"      --moves           add a moves column (\"f5 d6 ... pass ...\")\n"
 	"      --show            draw one game's boards for people (not for pipes)\n"
-	"  -q, --quiet           no progress on stderr\n"
 	CLI_HELP;
 
 enum { OPT_SEED = 256, OPT_FIRST, OPT_MOVES, OPT_SHOW, OPT_GAME_OWN };
@@ -42,7 +41,6 @@ static const struct option common_opts[] = {
 	{"first-game", required_argument, NULL, OPT_FIRST},
 	{"moves", no_argument, NULL, OPT_MOVES},
 	{"show", no_argument, NULL, OPT_SHOW},
-	{"quiet", no_argument, NULL, 'q'},
 	CLI_LONG_OPTIONS,
 };
 
@@ -132,7 +130,7 @@ int main(int argc, char **argv)
 	struct option *opts = long_options();
 	given *seen = xmalloc((size_t)argc * sizeof *seen);
 	int nseen = 0, game = 0, opt, at;
-	while ((opt = getopt_long(argc, argv, "g:n:q" CLI_SHORT, opts, &at)) != -1) {
+	while ((opt = getopt_long(argc, argv, "g:n:" CLI_SHORT, opts, &at)) != -1) {
 		switch (opt) {
 		case 'g': game = cli_choice("--game", optarg, names); break;
 		case 'n':
@@ -143,7 +141,6 @@ int main(int argc, char **argv)
 		case OPT_FIRST: c.first = cli_i64("--first-game", optarg, 1, RUN_MAX_GAMES - 1); break;
 		case OPT_MOVES: c.moves = true; break;
 		case OPT_SHOW: c.show = true; break;
-		case 'q': c.quiet = true; break;
 		case OPT_GAME_OWN:
 			/* Every game that takes the option parses it, so a bad value
 			 * is refused before whether it applies is asked. */

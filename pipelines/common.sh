@@ -55,18 +55,76 @@ yomi_positive() {
 # Runs COMMAND... --first-game K -n N -q over GAMES games in JOBS shards side
 # by side, summarizes each with `summarize --partial SUMMARY...` (SUMMARY is
 # one string of words) into DIR, and prints the merged summary in key order:
-# what `COMMAND -n GAMES | summarize --sort SUMMARY` prints.
+# what `COMMAND -n GAMES | summarize --sort SUMMARY` prints. The games done
+# show on a terminal (yomi_watch) unless yomi_quiet is 1.
 yomi_shards() {
 	local games=$1 jobs=$2 dir=$3 summary=$4
 	shift 4
 	local per=$(( (games + jobs - 1) / jobs )) first n k=0 pid pids=() parts=()
+	rm -f "$dir"/progress.*
 	for ((first = 1; first <= games; first += per, k++)); do
 		n=$(( games - first + 1 < per ? games - first + 1 : per ))
 		# shellcheck disable=SC2086 # SUMMARY is a list of words
-		"$@" --first-game "$first" -n "$n" -q | summarize --partial $summary > "$dir/part.$k" &
+		YOMI_PROGRESS="$dir/progress.$k" "$@" --first-game "$first" -n "$n" -q |
+			summarize --partial -q $summary > "$dir/part.$k" &
 		pids+=($!) parts+=("$dir/part.$k")
 	done
+	yomi_watch "$dir" "$games" games "${pids[@]}"
 	for pid in "${pids[@]}"; do wait "$pid"; done
 	summarize --merge --sort "${parts[@]}"
-	rm -f "${parts[@]}"
+	rm -f "${parts[@]}" "$dir"/progress.*
+}
+
+# Shows on a terminal's stderr, unless yomi_quiet is 1, how far the shards
+# running as PIDS have come: the counts their programs write to
+# DIR/progress.* (YOMI_PROGRESS, lib/core/progress.h) added up, as the
+# programs show their own: "NAME: 512000 of 1000000 games (51%), 1.52M/s,
+# 0:01 left", a few times a second from half a second on, then the total
+# and the time. Returns when the PIDS have ended.
+yomi_watch() {
+	local dir=$1 total=$2 what=$3 start=$EPOCHREALTIME shown=0 line pid running
+	shift 3
+	if [ "${yomi_quiet:-0}" = 1 ] || ! [ -t 2 ]; then
+		return 0
+	fi
+	for (( ; ; )); do
+		running=0
+		for pid in "$@"; do kill -0 "$pid" 2> /dev/null && running=1; done
+		[ "$running" = 1 ] || break
+		sleep 0.25
+		line=$({ cat "$dir"/progress.* 2> /dev/null || true; } | awk -v total="$total" -v what="$what" \
+			-v start="$start" -v now="$EPOCHREALTIME" -v name="$(basename "$0")" '
+			function rate(x, k) {
+				k = 0
+				while (k < 3 && x >= 999.5) { x /= 1000; k++ }
+				return sprintf("%.3g%s", x, substr("kMG", k, k ? 1 : 0))
+			}
+			function clock(s) {
+				s = int(s + 0.5)
+				return s >= 3600 ? sprintf("%d:%02d:%02d", s / 3600, s / 60 % 60, s % 60) \
+					: sprintf("%d:%02d", s / 60, s % 60)
+			}
+			{ done += $1 }
+			END {
+				t = now - start
+				if (t < 0.5) exit
+				r = t > 0 ? done / t : 0
+				left = r > 0 ? clock((total - done) / r) : "?"
+				printf "%s: %d of %d %s (%d%%), %s/s, %s left", name, done, total, what,
+					100 * done / total, rate(r), left
+			}')
+		[ -n "$line" ] || continue
+		printf '\r%s\033[K' "$line" >&2
+		shown=1
+	done
+	if [ "$shown" = 1 ]; then
+		awk -v total="$total" -v what="$what" -v start="$start" -v now="$EPOCHREALTIME" \
+			-v name="$(basename "$0")" 'BEGIN {
+			t = now - start
+			x = total / t; k = 0
+			while (k < 3 && x >= 999.5) { x /= 1000; k++ }
+			printf "\r%s: %d %s in %.2f s, %.3g%s/s\033[K\n", name, total, what, t, x,
+				substr("kMG", k, k ? 1 : 0)
+		}' >&2
+	fi
 }

@@ -5,13 +5,14 @@
 # heatmap of those rates.
 #
 #   pipelines/othello-first-move.sh [-n GAMES] [--seed S] [--moves "f5 d6"]
-#       [--board BOARD --turn X|O] [-j JOBS] [-o DIR]
+#       [--board BOARD --turn X|O] [-j JOBS] [-q] [-o DIR]
 #
 # -n: games (default 1000000), split into JOBS shards (default: the number
 # of cores) that run side by side and merge exactly (summarize --partial,
 # --merge). --moves plays those moves from the start; --board/--turn give
 # any position (64 characters X, O, -, a1..h8 row by row). Writes
-# DIR/first-move.csv and DIR/first-move.png (gnuplot) and prints the table.
+# DIR/first-move.csv and DIR/first-move.png (gnuplot) and prints the table;
+# the games done show on a terminal unless -q.
 set -euo pipefail
 . "$(dirname "$(readlink -f "$0")")/common.sh"
 
@@ -24,6 +25,7 @@ while [ $# -gt 0 ]; do
 	--board) board=$2; shift 2 ;;
 	--turn) turn=$2; shift 2 ;;
 	-j) jobs=$2; shift 2 ;;
+	-q | --quiet) yomi_quiet=1; shift ;;
 	-o | --output) out=$2; shift 2 ;;
 	-h | --help) yomi_help; exit 0 ;;
 	*) echo "othello-first-move.sh: unknown option '$1'" >&2; exit 2 ;;

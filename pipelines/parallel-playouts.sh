@@ -4,7 +4,7 @@
 # the result equals `COMMAND | summarize OPS` run in one process.
 #
 #   pipelines/parallel-playouts.sh -n TOTAL [-k SHARDS] [-j JOBS] [-S LOGINS]
-#       -s "SUMMARIZE ARGS" -- COMMAND [ARG]...
+#       [-q] -s "SUMMARIZE ARGS" -- COMMAND [ARG]...
 #
 # COMMAND must accept --first-game K, -n N and -q and write one row per game
 # (chain-greedy and chain-lookahead tournaments, playout). -n is the number of
@@ -12,7 +12,9 @@
 # the jobs at once (default: the number of cores), -S GNU parallel's
 # --sshlogin list to spread shards over machines that have yomi on their
 # PATH and the same files at the same paths. The merged summary goes to
-# stdout.
+# stdout; the games done go to a terminal's stderr unless -q (from the
+# shards on this machine). A shard that fails stops the run, and its own
+# message is shown.
 set -euo pipefail
 . "$(dirname "$(readlink -f "$0")")/common.sh"
 
@@ -24,6 +26,7 @@ while [ $# -gt 0 ]; do
 	-j) jobs=$2; shift 2 ;;
 	-S | --sshlogin) logins=$2; shift 2 ;;
 	-s) summ=$2; shift 2 ;;
+	-q | --quiet) yomi_quiet=1; shift ;;
 	--) shift; break ;;
 	-h | --help) yomi_help; exit 0 ;;
 	*) echo "parallel-playouts.sh: unknown option '$1'" >&2; exit 2 ;;
@@ -49,7 +52,25 @@ read -r -a summ_args <<<"$summ"
 summ_q=$(printf '%q ' "${summ_args[@]}")
 parallel_args=(-j "$jobs" -k --colsep ' ' --halt now,fail=1 --files --tmpdir "$out")
 [ -n "$logins" ] && parallel_args+=(-S "$logins")
+# Each shard's messages go to err.N, shown if it fails (GNU parallel would
+# name the failed command only).
 parallel "${parallel_args[@]}" \
-	"$cmd --first-game {1} -n {2} -q | summarize --partial $summ_q" < "$out/shards" > "$out/partials"
+	"{ YOMI_PROGRESS=$(printf %q "$out")/progress.{#} $cmd --first-game {1} -n {2} -q |
+		summarize --partial -q $summ_q; } 2> $(printf %q "$out")/err.{#}" \
+	< "$out/shards" > "$out/partials" 2> "$out/parallel.log" &
+pid=$!
+yomi_watch "$out" "$total" games "$pid"
+if ! wait "$pid"; then
+	for f in "$out"/err.*; do
+		[ -s "$f" ] || continue
+		k=${f##*.}
+		read -r first n < <(sed -n "${k}p" "$out/shards")
+		echo "parallel-playouts.sh: shard $k (games $first to $((first + n - 1))) failed:" >&2
+		cat "$f" >&2
+		exit 1
+	done
+	cat "$out/parallel.log" >&2
+	exit 1
+fi
 mapfile -t parts < "$out/partials"
 summarize --merge "${parts[@]}"

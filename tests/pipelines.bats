@@ -164,6 +164,19 @@ RSCRIPT
 	assert_line --index 1 --partial "lookahead:2,823,0.674362"
 }
 
+@test "parallel-playouts.sh: a failing shard's own message is shown" {
+	run "$TOP/pipelines/parallel-playouts.sh" -n 10 -k 2 -j 1 -s count -- playout --nope
+	assert_failure 1
+	assert_output "parallel-playouts.sh: shard 1 (games 1 to 5) failed:
+playout: unrecognized option '--nope'
+Try 'playout --help' for more information.
+summarize: -:1: empty input, expected a header line"
+	run "$TOP/pipelines/parallel-playouts.sh" -n 10 -k 2 -j 1 -s mean:nope -- playout
+	assert_failure 1
+	assert_output "parallel-playouts.sh: shard 1 (games 1 to 5) failed:
+summarize: -:1: missing column 'nope'"
+}
+
 @test "the README's Hadoop Streaming mapper and reducer, simulated with sort" {
 	wordload --upcase --drop-digit-tail "$TOP/dictionaries/sas-functions.txt" -o sas.csv
 	printf '1 600\n601 600\n1201 446\n' > shards.txt

@@ -5,7 +5,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "core/input.h"
 #include "core/util.h"
@@ -13,6 +12,7 @@
 bool cli_option(int c, const char *arg, const char *usage, cli_output *out)
 {
 	switch (c) {
+	case 'q': out->quiet = true; return true;
 	case 'o': out->path = arg; return true;
 	case 't': out->opts.tsv = true; return true;
 	case 'z': out->opts.gzip = true; return true;
@@ -33,19 +33,6 @@ bool cli_option(int c, const char *arg, const char *usage, cli_output *out)
 	case '?': util_try_help();
 	}
 	return false;
-}
-
-void cli_progress(bool show, const char *what, size_t done, size_t total)
-{
-	static time_t last;
-	if (!show)
-		return;
-	time_t now = time(NULL);
-	if (now != last || done == total) {
-		last = now;
-		fprintf(stderr, "\r%s: %s %zu/%zu%s", util_progname, what, done, total,
-			done == total ? "\n" : "");
-	}
 }
 
 int64_t cli_i64(const char *name, const char *arg, int64_t lo, int64_t hi)

@@ -1,6 +1,6 @@
-/* cli: the options every program shares: -o/--output, -t/--tsv, -z/--gzip,
- * --bom, --max-line, -h/--help and --version, so that they read and
- * behave the same. */
+/* cli: the options every program shares: -q/--quiet, -o/--output,
+ * -t/--tsv, -z/--gzip, --bom, --max-line, -h/--help and --version, so that
+ * they read and behave the same. */
 #ifndef YOMI_CLI_H
 #define YOMI_CLI_H
 
@@ -15,10 +15,11 @@
 enum { CLI_OPT_BOM = 1000, CLI_OPT_VERSION, CLI_OPT_MAX_LINE };
 
 /* Short options for getopt_long, to be appended to a program's own. */
-#define CLI_SHORT "o:tzh"
+#define CLI_SHORT "qo:tzh"
 
 /* Entries for a program's long option table (before its terminator). */
 #define CLI_LONG_OPTIONS                                         \
+	{"quiet", no_argument, NULL, 'q'},                       \
 	{"output", required_argument, NULL, 'o'},                \
 	{"tsv", no_argument, NULL, 't'},                         \
 	{"gzip", no_argument, NULL, 'z'},                        \
@@ -29,6 +30,7 @@ enum { CLI_OPT_BOM = 1000, CLI_OPT_VERSION, CLI_OPT_MAX_LINE };
 
 /* Their lines in a usage text. */
 #define CLI_HELP                                                                  \
+	"  -q, --quiet           no progress on stderr (shown on a terminal only)\n" \
 	"  -o, --output FILE     write FILE atomically (gzip if it ends in .gz)\n"  \
 	"  -t, --tsv             write TSV instead of CSV\n"                         \
 	"  -z, --gzip            gzip the output\n"                                  \
@@ -41,6 +43,7 @@ enum { CLI_OPT_BOM = 1000, CLI_OPT_VERSION, CLI_OPT_MAX_LINE };
 typedef struct {
 	const char *path; /* NULL: stdout */
 	output_opts opts;
+	bool quiet;       /* -q: no progress (core/progress.h) */
 } cli_output;
 
 /* Handles option C if it is one of the shared ones: the output settings go
@@ -48,10 +51,6 @@ typedef struct {
  * program name) and exits; --version exits; '?' (getopt's complaint) exits 2.
  * Returns false for a program's own options. */
 bool cli_option(int c, const char *arg, const char *usage, cli_output *out);
-
-/* "PROG: WHAT DONE/TOTAL" on stderr, at most once a second and at the
- * end, when SHOW (the caller checks -q and that stderr is a terminal). */
-void cli_progress(bool show, const char *what, size_t done, size_t total);
 
 /* Option helpers: parse ARG given to option NAME or die with exit 2 and a
  * message that states the accepted range. */

@@ -63,9 +63,15 @@ void util_temp_forget(const char *path)
 	}
 }
 
+bool util_line_open;
+
 static void vsay(const char *file, long line, const char *fmt, va_list ap)
 {
 	fflush(stdout);
+	if (util_line_open) {
+		fputc('\n', stderr);
+		util_line_open = false;
+	}
 	fprintf(stderr, "%s: ", util_progname);
 	if (file && line > 0)
 		fprintf(stderr, "%s:%ld: ", file, line);

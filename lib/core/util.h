@@ -31,6 +31,9 @@ noreturn void die_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2
 /* After getopt has printed its own complaint: the --help hint, exit 2. */
 noreturn void util_try_help(void);
 void warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* True while stderr ends in a line without its newline (a progress line):
+ * the next message starts on a line of its own. */
+extern bool util_line_open;
 void warn_at(const char *file, long line, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 

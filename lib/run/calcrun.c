@@ -9,6 +9,7 @@
 #include "calc/calcbatch.h"
 #include "core/carry.h"
 #include "core/output.h"
+#include "core/progress.h"
 #include "core/table.h"
 #include "core/util.h"
 
@@ -172,9 +173,10 @@ static void write_header(const calcrun_opts *o, const deals *ds, output *out)
 static void run_games(calcrun_opts *o, const deals *ds, output *out)
 {
 	size_t ndeals = o->common.nfiles ? ds->n : 1;
-	bool show = run_progress_shown(&o->common);
 	bool batch = o->player.kind == CALCPLAY_RANDOM && !o->common.moves;
 	size_t total = ndeals * (size_t)o->common.count, done = 0;
+	progress pr;
+	progress_start(&pr, o->common.out.quiet, "games", total);
 	char moves[52 * 8 * 2];
 	rows *w = xcalloc(1, sizeof *w);
 	w->o = o;
@@ -205,13 +207,12 @@ static void run_games(calcrun_opts *o, const deals *ds, output *out)
 				write_row(w, p, id, calcbatch_outcome_of(&s), o->common.moves ? moves : NULL,
 					  mlen);
 			}
-			if (show && (++done & 255) == 0)
-				cli_progress(true, "game", done, total);
+			progress_tick(&pr, ++done);
 		}
 	}
 	rows_flush(w);
 	free(w);
-	cli_progress(show, "game", total, total);
+	progress_end(&pr, total);
 }
 
 static run_opts *create(void)

@@ -10,6 +10,7 @@
 #include "core/cli.h"
 #include "core/input.h"
 #include "core/output.h"
+#include "core/progress.h"
 #include "core/table.h"
 #include "core/utf8.h"
 #include "core/util.h"
@@ -480,7 +481,6 @@ static void tournament(runctx *cx, chain_game *g)
 	const run_opts *c = &o->common;
 	size_t ns;
 	uint32_t *sw = parse_starts(cx, o->starts, &ns);
-	bool show = run_progress_shown(c);
 	output *out = output_open(c->out.path, &c->out.opts);
 	static const char *const rh[] = {"game", "start", "seed", "p1", "p2", "turns",
 					 "p1_score", "p2_score", "winner", "reason"};
@@ -491,6 +491,8 @@ static void tournament(runctx *cx, chain_game *g)
 		total = (size_t)c->first - 1 > total ? 0 : total - (size_t)(c->first - 1);
 	if (c->count >= 0 && (size_t)c->count < total)
 		total = (size_t)c->count;
+	progress pr;
+	progress_start(&pr, c->out.quiet, "games", total);
 	int64_t gid = 0;
 	for (size_t i = 0; i < ns; i++) {
 		for (int64_t k = 0; k < o->games; k++) {
@@ -508,10 +510,11 @@ static void tournament(runctx *cx, chain_game *g)
 					play_one(cx, g, mine ? &o->me : &o->vs, mine && cx->trace, gid, NULL);
 				}
 				write_result(cx, out, gid, sw[i], me_second, g);
-				cli_progress(show, "game", ++done, total);
+				progress_tick(&pr, ++done);
 			}
 		}
 	}
+	progress_end(&pr, done);
 	free(sw);
 	output_close(out);
 }

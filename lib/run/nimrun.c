@@ -6,6 +6,7 @@
 
 #include "core/input.h"
 #include "core/output.h"
+#include "core/progress.h"
 #include "core/rng.h"
 #include "core/util.h"
 
@@ -94,14 +95,17 @@ static double solve_seconds(const nim_game *g)
 }
 
 /* The full table from the solver, streamed row by row. */
-static void write_table(const nim_game *g, uint64_t limit, bool p_only, output *o)
+static void write_table(const nim_game *g, uint64_t limit, bool p_only, bool quiet, output *o)
 {
 	need_memory(g, !p_only, limit);
 	expect_time(solve_seconds(g) + (double)nim_positions(g) / ROWS_PER_SECOND, "the table");
 	nim_table *t = nim_solve(g, !p_only);
 	uint32_t h[NIM_MAX_HEAPS] = {0}, mv[NIM_MAX_HEAPS];
 	header(o, g->m, p_only);
+	progress pr;
+	progress_start(&pr, quiet, "positions", t->n);
 	for (uint64_t i = 0; i < t->n; i++) {
+		progress_tick(&pr, i);
 		if (!p_only || !t->outcome[i]) {
 			put_position(o, h, g->m);
 			if (!p_only) {
@@ -132,6 +136,7 @@ static void write_table(const nim_game *g, uint64_t limit, bool p_only, output *
 		for (int k = 0; k < g->m && ++h[k] > g->max[k]; k++)
 			h[k] = 0;
 	}
+	progress_end(&pr, t->n);
 	nim_table_free(t);
 }
 
@@ -139,14 +144,18 @@ static void write_table(const nim_game *g, uint64_t limit, bool p_only, output *
  * visiting the N positions: heap 1 is fixed by the others (the nim-sum
  * of the others, or in misere play with no other heap above 1 that sum
  * XOR 1), so the others are enumerated in index order. */
-static void nim_p_only(const nim_game *g, output *o)
+static void nim_p_only(const nim_game *g, bool quiet, output *o)
 {
 	uint32_t h[NIM_MAX_HEAPS] = {0};
 	if (nim_positions(g) == 0)
 		die("too many positions (over 2^62)");
 	expect_time((double)nim_count_p(g) / ROWS_PER_SECOND, "the P positions");
 	header(o, g->m, true);
-	for (;;) {
+	/* Counted in positions of the heaps but the first. */
+	progress pr;
+	progress_start(&pr, quiet, "positions", nim_positions(g) / (g->max[0] + 1ull));
+	for (uint64_t done = 0;; done++) {
+		progress_tick(&pr, done);
 		uint32_t x = 0;
 		bool big = false;
 		for (int i = 1; i < g->m; i++) {
@@ -161,8 +170,10 @@ static void nim_p_only(const nim_game *g, output *o)
 		int k = 1;
 		for (; k < g->m && ++h[k] > g->max[k]; k++)
 			h[k] = 0;
-		if (k == g->m)
+		if (k == g->m) {
+			progress_end(&pr, done + 1);
 			break;
+		}
 	}
 }
 
@@ -171,13 +182,16 @@ static void nim_p_only(const nim_game *g, output *o)
  * Walked along the Beatty pairs: y is the lower member of the next pair
  * not yet met as a lower one (whose upper is y + k) unless it is the upper
  * member of the next pair not yet met as an upper one. */
-static void wythoff_p_only(const nim_game *g, output *o)
+static void wythoff_p_only(const nim_game *g, bool quiet, output *o)
 {
 	expect_time((double)nim_wythoff_count_p(g) / ROWS_PER_SECOND, "the P positions");
 	header(o, 2, true);
 	uint64_t klow = 1, kup = 1, a, b;
 	nim_wythoff_pair(kup, &a, &b);
+	progress pr;
+	progress_start(&pr, quiet, "heap sizes", g->max[1] + 1ull);
 	for (uint64_t y = 0; y <= g->max[1]; y++) {
+		progress_tick(&pr, y);
 		uint64_t x;
 		if (y == 0) {
 			x = 0;
@@ -195,6 +209,7 @@ static void wythoff_p_only(const nim_game *g, output *o)
 			output_end_row(o);
 		}
 	}
+	progress_end(&pr, g->max[1] + 1ull);
 }
 
 /* Octal games: heap sizes and the sets search's bounds. */
@@ -557,11 +572,11 @@ int nimrun_main(nimrun_opts *o)
 	else if (g->kind == NIM_OCTAL)
 		write_octal(g, o->max_memory, o->mode == NIMRUN_P_ONLY, out);
 	else if (o->mode == NIMRUN_P_ONLY && g->kind == NIM_NIM)
-		nim_p_only(g, out);
+		nim_p_only(g, c->out.quiet, out);
 	else if (o->mode == NIMRUN_P_ONLY && g->kind == NIM_WYTHOFF)
-		wythoff_p_only(g, out);
+		wythoff_p_only(g, c->out.quiet, out);
 	else
-		write_table(g, o->max_memory, o->mode == NIMRUN_P_ONLY, out);
+		write_table(g, o->max_memory, o->mode == NIMRUN_P_ONLY, c->out.quiet, out);
 	output_close(out);
 	return 0;
 }

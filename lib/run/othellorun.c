@@ -9,6 +9,7 @@
 #include "core/carry.h"
 #include "core/input.h"
 #include "core/output.h"
+#include "core/progress.h"
 #include "core/table.h"
 #include "core/util.h"
 #include "othello/othello.h"
@@ -206,8 +207,9 @@ static void run_games(othellorun_opts *o, const positions *ps, output *out)
 	if (o->common.moves)
 		output_field(out, "moves");
 	output_end_row(out);
-	bool show = run_progress_shown(&o->common);
 	size_t total = ps->n * (size_t)o->common.count, done = 0;
+	progress pr;
+	progress_start(&pr, o->common.out.quiet, "games", total);
 	for (size_t i = 0; i < ps->n; i++) {
 		uint64_t pos = stream_of(ps, i);
 		othello_pos start[OTHELLO_BATCH];
@@ -232,11 +234,10 @@ static void run_games(othellorun_opts *o, const positions *ps, output *out)
 			}
 			k += batch;
 			done += (size_t)batch;
-			if (show && (done & 1023) < (size_t)batch)
-				cli_progress(true, "game", done, total);
+			progress_tick(&pr, done);
 		}
 	}
-	cli_progress(show, "game", total, total);
+	progress_end(&pr, total);
 }
 
 static void run_per_move(const othellorun_opts *o, const positions *ps, output *out)
@@ -246,6 +247,15 @@ static void run_per_move(const othellorun_opts *o, const positions *ps, output *
 	for (size_t k = 0; k < sizeof cols / sizeof *cols; k++)
 		output_field(out, cols[k]);
 	output_end_row(out);
+	uint64_t total = 0, done = 0;
+	for (size_t i = 0; i < ps->n; i++) {
+		const othello_pos *p = &ps->pos[i];
+		int n = __builtin_popcountll(othello_moves(p->me, p->opp));
+		if (!othello_over(p))
+			total += n ? (uint64_t)n : 1; /* a pass */
+	}
+	progress pr;
+	progress_start(&pr, o->common.out.quiet, "playouts", total * (uint64_t)o->per_move);
 	for (size_t i = 0; i < ps->n; i++) {
 		const othello_pos *root = &ps->pos[i];
 		if (othello_over(root))
@@ -284,6 +294,8 @@ static void run_per_move(const othellorun_opts *o, const positions *ps, output *
 					losses += mine < theirs;
 				}
 				k += batch;
+				done += (uint64_t)batch;
+				progress_tick(&pr, done);
 			}
 			char name[5];
 			row_position(out, ps, i);
@@ -296,6 +308,7 @@ static void run_per_move(const othellorun_opts *o, const positions *ps, output *
 			output_end_row(out);
 		}
 	}
+	progress_end(&pr, done);
 }
 
 static void run_perft(const othellorun_opts *o, const positions *ps, output *out)
@@ -375,7 +388,8 @@ static void run_solve(const othellorun_opts *o, const positions *ps, output *out
 		output_field(out, cols[k]);
 	output_end_row(out);
 	othellosolve *s = othellosolve_new(OTHELLORUN_SOLVER_BITS);
-	bool show = run_progress_shown(&o->common);
+	progress pr;
+	progress_start(&pr, o->common.out.quiet, "positions", ps->n);
 	for (size_t i = 0; i < ps->n; i++) {
 		const othello_pos *p = &ps->pos[i];
 		/* Each position from an empty table: its nodes and time do not
@@ -401,8 +415,9 @@ static void run_solve(const othellorun_opts *o, const positions *ps, output *out
 					  now() - t0);
 			}
 		}
-		cli_progress(show, "position", i + 1, ps->n);
+		progress_tick(&pr, i + 1);
 	}
+	progress_end(&pr, ps->n);
 	othellosolve_free(s);
 }
 

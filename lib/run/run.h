@@ -24,8 +24,7 @@ typedef struct {
 	bool count_set;  /* -n given */
 	bool moves;      /* --moves: add the move list */
 	bool show;       /* --show: draw one game for people */
-	bool quiet;      /* -q: no progress */
-	cli_output out;  /* -o, -t, -z, --bom */
+	cli_output out;  /* -q, -o, -t, -z, --bom */
 	char **files;    /* FILE operands */
 	int nfiles;
 } run_opts;
@@ -34,8 +33,5 @@ typedef struct {
  * streams of a run apart (rng_key). */
 #define RUN_MAX_GAMES ((int64_t)1 << 32)
 #define RUN_MAX_POSITIONS ((int64_t)1 << 23)
-
-/* Whether progress goes to stderr: not with -q, and only to a terminal. */
-bool run_progress_shown(const run_opts *o);
 
 #endif

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/progress.h"
 #include "core/stats.h"
 #include "core/strmap.h"
 #include "core/table.h"
@@ -127,6 +128,8 @@ struct summary {
 		uint32_t len, gid;
 	} cache[64];
 	const char *partial_name;
+	progress pr; /* rows read */
+	uint64_t rows;
 };
 
 /* ---- the operations ---- */
@@ -812,6 +815,7 @@ summary *summary_new(const summary_opts *o)
 	summary *s = xcalloc(1, sizeof *s);
 	s->o = *o;
 	s->z = stats_z(o->level);
+	progress_start(&s->pr, o->quiet, "rows", 0);
 	s->groups = strmap_new();
 	if (o->crosstab && o->ngroup != 2)
 		die_usage("--crosstab needs two columns, ROW,COL");
@@ -927,6 +931,7 @@ void summary_add_table(summary *s, const char *path)
 	for (int i = 0; i < s->nops; i++)
 		s->ops[i].colidx = s->ops[i].col ? table_need_col(t, s->ops[i].col) : -1;
 	while (table_read_row(t)) {
+		progress_tick(&s->pr, ++s->rows);
 		uint32_t g = current_group(s, t);
 		for (int i = 0; i < s->nops; i++) {
 			operation *op = &s->ops[i];
@@ -1102,6 +1107,7 @@ void summary_merge_table(summary *s, const char *path)
 	for (int i = 0; i < s->ngroup; i++)
 		s->gidx[i] = i;
 	while (table_read_row(t)) {
+		progress_tick(&s->pr, ++s->rows);
 		uint32_t g = current_group(s, t);
 		size_t col = (size_t)s->ngroup;
 		for (int i = 0; i < s->nops; i++) {
@@ -1273,6 +1279,7 @@ static void write_crosstab(summary *s, output *out)
 
 void summary_write(summary *s, output *out)
 {
+	progress_end(&s->pr, s->rows);
 	if (!s->configured)
 		die("no partial tables to merge");
 	static const char none[] = "";

@@ -28,6 +28,7 @@ typedef struct {
 	double level;       /* interval level, e.g. 0.95 */
 	bool partial;       /* write mergeable partial aggregates */
 	bool crosstab;      /* group[0] x group[1] grid of ops[0] */
+	bool quiet;         /* -q: no progress (core/progress.h) */
 } summary_opts;
 
 /* True if TEXT names an operation (so that it is not taken for a file). */

@@ -1,5 +1,6 @@
 /* Bounded number parsing. */
 #include "unit.h"
+#include "core/progress.h"
 #include "core/util.h"
 
 static void test_i64_accepts_in_range(void)
@@ -60,7 +61,28 @@ static void test_double_rejects_out_of_range_and_non_finite(void)
 	CHECK(!util_parse_double("", 0, 1, &d), "empty double");
 }
 
+static void test_progress_rates_and_times(void)
+{
+	char b[32];
+	static const struct {
+		double x;
+		const char *text;
+	} rates[] = {{0, "0"}, {0.42, "0.42"}, {980, "980"}, {999.4, "999"}, {999.5, "1k"},
+		     {53240, "53.2k"}, {1520000, "1.52M"}, {2.5e9, "2.5G"}, {7e12, "7e+03G"}};
+	for (size_t i = 0; i < sizeof rates / sizeof *rates; i++) {
+		progress_format_rate(rates[i].x, b, sizeof b);
+		CHECK_STR(b, rates[i].text, "rate %g", rates[i].x);
+	}
+	progress_format_time(42.4, b, sizeof b);
+	CHECK_STR(b, "0:42", "42 s");
+	progress_format_time(3723, b, sizeof b);
+	CHECK_STR(b, "1:02:03", "3723 s");
+	progress_format_time(-1, b, sizeof b);
+	CHECK_STR(b, "0:00", "below 0");
+}
+
 static const unit_test tests[] = {
+	UNIT_TEST(progress_rates_and_times),
 	UNIT_TEST(i64_accepts_in_range),
 	UNIT_TEST(i64_rejects_out_of_range),
 	UNIT_TEST(i64_rejects_malformed),
