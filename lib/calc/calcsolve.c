@@ -27,13 +27,12 @@ void calcsolve_free(calcsolve *sv)
 	sv->value = NULL;
 }
 
-/* The position with the piles as a multiset: each pile hashed alone and
- * the hashes summed. The hand and the rest of the stock follow from
- * NEXT, since the stock order is fixed within a run. */
-static uint64_t position_hash(const calc_state *s)
+uint64_t calcsolve_hash(const calc_state *s)
 {
 	uint64_t h = rng_mix64((uint64_t)s->next << 32 | (uint64_t)s->found[0] << 24 |
 			 (uint64_t)s->found[1] << 16 | (uint64_t)s->found[2] << 8 | s->found[3]);
+	/* Each pile hashed alone and the hashes summed: the order of the
+	 * piles makes no difference. */
 	for (int w = 0; w < s->npiles; w++) {
 		uint64_t p = 0x9e3779b97f4a7c15u;
 		for (int i = 0; i < s->len[w]; i++)
@@ -41,6 +40,75 @@ static uint64_t position_hash(const calc_state *s)
 		h += rng_mix64(p + s->len[w]);
 	}
 	return h | 1; /* 0 marks an empty slot */
+}
+
+/* M's slot for KEY: where it is, or the empty slot where it would go. */
+static size_t memo_slot(const calcsolve_memo *m, uint64_t key)
+{
+	size_t i = (size_t)key & m->mask;
+	while (m->key[2 * i + 1] == m->stamp && m->key[2 * i] != key)
+		i = (i + 1) & m->mask;
+	return i;
+}
+
+void calcsolve_memo_clear(calcsolve_memo *m)
+{
+	if (!m->key) {
+		m->mask = 1023;
+		m->key = xcalloc(m->mask + 1, 2 * sizeof *m->key);
+		m->value = xcalloc(m->mask + 1, sizeof *m->value);
+	}
+	m->stamp++;
+	m->used = 0;
+}
+
+bool calcsolve_memo_get(const calcsolve_memo *m, uint64_t key, double *v)
+{
+	size_t i = memo_slot(m, key);
+	if (m->key[2 * i + 1] != m->stamp)
+		return false;
+	*v = m->value[i];
+	return true;
+}
+
+/* Doubles M, keeping this stamp's entries. */
+static void memo_grow(calcsolve_memo *m)
+{
+	calcsolve_memo old = *m;
+	m->mask = 2 * old.mask + 1;
+	m->key = xcalloc(m->mask + 1, 2 * sizeof *m->key);
+	m->value = xcalloc(m->mask + 1, sizeof *m->value);
+	for (size_t i = 0; i <= old.mask; i++) {
+		if (old.key[2 * i + 1] != old.stamp)
+			continue;
+		size_t j = memo_slot(m, old.key[2 * i]);
+		m->key[2 * j] = old.key[2 * i];
+		m->key[2 * j + 1] = m->stamp;
+		m->value[j] = old.value[i];
+	}
+	free(old.key);
+	free(old.value);
+}
+
+void calcsolve_memo_put(calcsolve_memo *m, uint64_t key, double v)
+{
+	if (2 * (m->used + 1) > m->mask + 1)
+		memo_grow(m);
+	size_t i = memo_slot(m, key);
+	if (m->key[2 * i + 1] != m->stamp) {
+		m->key[2 * i] = key;
+		m->key[2 * i + 1] = m->stamp;
+		m->used++;
+	}
+	m->value[i] = v;
+}
+
+void calcsolve_memo_free(calcsolve_memo *m)
+{
+	free(m->key);
+	free(m->value);
+	m->key = NULL;
+	m->value = NULL;
 }
 
 /* H's slot in this run's table, or the free slot where it would go
@@ -267,7 +335,7 @@ static int search(calcsolve *sv, calc_state *s, int *first)
 	} else if (calc_over(s)) {
 		return calc_success(s) ? CALCSOLVE_WON : CALCSOLVE_LOST;
 	}
-	uint64_t h = position_hash(s);
+	uint64_t h = calcsolve_hash(s);
 	if (lost_seen(sv, h, 0) || hopeless(s))
 		return CALCSOLVE_LOST;
 	if (sv->budget && sv->nodes >= sv->budget)
@@ -331,7 +399,7 @@ static double expect(calcsolve *sv, calc_state *s, double alpha)
 		if (!n)
 			return calc_success(s);
 	}
-	uint64_t h = (position_hash(s) + rng_mix64(0xc0ffee00u + s->hand)) | 1;
+	uint64_t h = (calcsolve_hash(s) + rng_mix64(0xc0ffee00u + s->hand)) | 1;
 	bool seen;
 	uint64_t *slot = probe(sv, h, &seen);
 	if (slot && seen) {

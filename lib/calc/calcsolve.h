@@ -16,6 +16,7 @@
 #define YOMI_CALCSOLVE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "calc/calc.h"
@@ -40,6 +41,28 @@ void calcsolve_free(calcsolve *sv);
  * MOVE not NULL, *MOVE is the first move of the winning line found (-1
  * unless WON, or when S is already over). sv->nodes tells the work. */
 int calcsolve_run(calcsolve *sv, const calc_state *s, uint64_t budget, int *move);
+
+/* The position's hash as the solvers remember it: the foundations, the
+ * stock's next index and the waste piles as a multiset (they are
+ * interchangeable). The hand and the cards still face down are left out:
+ * within a search of one stock order NEXT fixes them. */
+uint64_t calcsolve_hash(const calc_state *s);
+
+/* A growable map from 64-bit keys (calcsolve_hash mixed with whatever else
+ * a value depends on) to values, emptied at once by a new stamp. */
+typedef struct {
+	uint64_t *key; /* key and stamp pairs */
+	double *value;
+	size_t mask, used;
+	uint64_t stamp;
+} calcsolve_memo;
+
+/* Empties M (the first call sets it up). */
+void calcsolve_memo_clear(calcsolve_memo *m);
+/* Whether KEY is in M, and then its value in *V. */
+bool calcsolve_memo_get(const calcsolve_memo *m, uint64_t key, double *v);
+void calcsolve_memo_put(calcsolve_memo *m, uint64_t key, double v);
+void calcsolve_memo_free(calcsolve_memo *m);
 
 /* Information-set play: the chance of winning each of the N positions
  * S[i] for a player who knows which cards are unseen but not their order
