@@ -548,6 +548,28 @@ success, 0 cards left"
 6,7,standard,best:8/0x8/0/0/0,0,11,66"
 }
 
+@test "calc: --peek turns the true stock in mcts and simple, says so, and only there" {
+	run bash -c "playout -g calc -n 1 --policy mcts --playouts 50 --peek | cut -d, -f4 | tail -1"
+	assert_output "mcts:50:peek"
+	run bash -c "playout -g calc -n 1 --policy simple --level 2 --width 3 --peek | cut -d, -f4 | tail -1"
+	assert_output "simple:2x3:peek"
+	# Seeded deal 13, which clairvoyant shows can be won: a tree six moves
+	# deep that peeks wins it.
+	run playout -g calc --first-game 13 --policy clairvoyant --level 2
+	assert_line --index 1 "13,1,standard,clairvoyant:2,1,0,79"
+	run playout -g calc --first-game 13 --policy simple --level 6 --width 20 --reward rest:0.05 --peek
+	assert_output "game,seed,variant,policy,success,rest,steps
+13,1,standard,simple:6x20:peek,1,0,85"
+	for p in random greedy best clairvoyant; do
+		run playout -g calc --policy $p --peek
+		assert_failure 2
+		assert_line --index 0 "playout: --peek is for --policy mcts and simple, not $p"
+	done
+	run playout --peek
+	assert_failure 2
+	assert_line --index 0 "playout: --policy, --variant, --playouts, --reward, --level, --width, --endgame, --samples, --exact, --exact-all, --hold and --peek are for --game calc"
+}
+
 @test "calc: bad decks and options" {
 	printf 'deck\n%s\nA23\n' "$WIN" > short.csv
 	run playout -g calc short.csv
@@ -605,18 +627,18 @@ success, 0 cards left"
 	assert_line --index 0 "playout: --black, --white, --per-move, --perft, --hash, --solve, --solve-all and --max-empties are for --game othello"
 	run playout --policy greedy
 	assert_failure 2
-	assert_line --index 0 "playout: --policy, --variant, --playouts, --reward, --level, --width, --endgame, --samples, --exact, --exact-all and --hold are for --game calc"
+	assert_line --index 0 "playout: --policy, --variant, --playouts, --reward, --level, --width, --endgame, --samples, --exact, --exact-all, --hold and --peek are for --game calc"
 	run playout --samples 5
 	assert_failure 2
 	run playout --exact 5
 	assert_failure 2
-	assert_line --index 0 "playout: --policy, --variant, --playouts, --reward, --level, --width, --endgame, --samples, --exact, --exact-all and --hold are for --game calc"
+	assert_line --index 0 "playout: --policy, --variant, --playouts, --reward, --level, --width, --endgame, --samples, --exact, --exact-all, --hold and --peek are for --game calc"
 	run playout --exact-all 5
 	assert_failure 2
-	assert_line --index 0 "playout: --policy, --variant, --playouts, --reward, --level, --width, --endgame, --samples, --exact, --exact-all and --hold are for --game calc"
+	assert_line --index 0 "playout: --policy, --variant, --playouts, --reward, --level, --width, --endgame, --samples, --exact, --exact-all, --hold and --peek are for --game calc"
 	run playout --hold 5
 	assert_failure 2
-	assert_line --index 0 "playout: --policy, --variant, --playouts, --reward, --level, --width, --endgame, --samples, --exact, --exact-all and --hold are for --game calc"
+	assert_line --index 0 "playout: --policy, --variant, --playouts, --reward, --level, --width, --endgame, --samples, --exact, --exact-all, --hold and --peek are for --game calc"
 }
 
 @test "a seed of 2^64-1 is written unsigned, for both games" {

@@ -14,12 +14,14 @@ const char *const calcplay_policies[] = {"random", "greedy", "mcts", "simple", "
 void calcplay_name(const calcplay *p, char *buf, size_t size)
 {
 	switch (p->kind) {
-	case CALCPLAY_MCTS: snprintf(buf, size, "mcts:%u", p->playouts); break;
+	case CALCPLAY_MCTS: snprintf(buf, size, "mcts:%u%s", p->playouts, p->peek ? ":peek" : ""); break;
 	case CALCPLAY_BEST:
 		snprintf(buf, size, "best:%u/%dx%u/%d/%d/%d", p->playouts, p->endgame, p->samples,
 			 p->hold, p->exact, p->exact_all);
 		break;
-	case CALCPLAY_SIMPLE: snprintf(buf, size, "simple:%dx%d", p->level, p->width); break;
+	case CALCPLAY_SIMPLE:
+		snprintf(buf, size, "simple:%dx%d%s", p->level, p->width, p->peek ? ":peek" : "");
+		break;
 	case CALCPLAY_CLAIRVOYANT: snprintf(buf, size, "clairvoyant:%d", p->level); break;
 	default: snprintf(buf, size, "%s", calcplay_policies[p->kind]); break;
 	}
@@ -44,6 +46,7 @@ void calcplay_free(calcplay *p)
 	calcsolve_free(&p->solver);
 	calcsolve_free(&p->exact_solver);
 	calcsolve_free(&p->all_solver);
+	calcsolve_memo_free(&p->memo);
 }
 
 /* A random game from S with the unseen cards reshuffled: its reward. */
@@ -57,7 +60,9 @@ static double playout(const calc_state *s, rng *r, double bad)
 
 /* UCT. Decision nodes have one child per distinct move; a move that turns
  * a card leads to a chance node with one child per rank, entered by the
- * card this iteration's reshuffled stock turns up. */
+ * card this iteration's reshuffled stock turns up. With peek the stock
+ * keeps its true order: no reshuffle, and no chance nodes, since every
+ * iteration would turn the same card. */
 static int mcts_move(calcplay *p, const calc_state *s, rng *r)
 {
 	mcts_tree *t = &p->tree;
@@ -74,7 +79,8 @@ static int mcts_move(calcplay *p, const calc_state *s, rng *r)
 	uint32_t path[4 * 52 + 8];
 	for (uint32_t it = 0; it < p->playouts; it++) {
 		calc_state c = *s;
-		calc_resample(&c, r);
+		if (!p->peek)
+			calc_resample(&c, r);
 		uint32_t node = 0, depth = 0;
 		path[depth++] = 0;
 		while (!calc_over(&c)) {
@@ -91,7 +97,7 @@ static int mcts_move(calcplay *p, const calc_state *s, rng *r)
 			bool turned = CALC_FROM(move) == 0;
 			calc_play(&c, move);
 			path[depth++] = node;
-			if (turned && c.hand) {
+			if (turned && c.hand && !p->peek) {
 				if (!t->node[node].nchild)
 					mcts_expand(t, node, ranks, 13);
 				node = t->node[node].child + (uint32_t)(c.hand - 1);
@@ -154,6 +160,45 @@ static double simple_value(const calcplay *p, calc_state *c, int level, rng *r, 
 		}
 	}
 	return best_v;
+}
+
+/* simple with peek: the stock turns in its true order, so a move leads to
+ * one position and a level is a move (no chance nodes); positions reached
+ * by moves in another order, or with alike piles swapped, are one
+ * (p->memo, by position and level); WIDTH random playouts at each leaf,
+ * also in the true order. *BEST (when not NULL) gets the move. */
+static double peek_value(calcplay *p, const calc_state *c, int level, rng *r, int *best)
+{
+	if (calc_over(c))
+		return calcplay_reward(c, p->bad);
+	uint64_t key = rng_mix64(calcsolve_hash(c) + (uint64_t)level);
+	double v = 0;
+	if (!best && calcsolve_memo_get(&p->memo, key, &v))
+		return v;
+	if (!level) {
+		for (int i = 0; i < p->width; i++) {
+			calc_state d = *c;
+			calc_random_playout(&d, r);
+			v += calcplay_reward(&d, p->bad);
+		}
+		v /= p->width;
+	} else {
+		int moves[CALC_MAX_MOVES];
+		int n = calc_moves(c, moves, true);
+		v = -1;
+		for (int i = 0; i < n; i++) {
+			calc_state d = *c;
+			calc_play(&d, moves[i]);
+			double w = peek_value(p, &d, level - 1, r, NULL);
+			if (w > v) {
+				v = w;
+				if (best)
+					*best = moves[i];
+			}
+		}
+	}
+	calcsolve_memo_put(&p->memo, key, v);
+	return v;
 }
 
 /* Best's value of one rollout: success far above any failure, and among
@@ -473,7 +518,14 @@ int calcplay_move(calcplay *p, const calc_state *s, rng *r)
 	case CALCPLAY_SIMPLE: {
 		calc_state c = *s;
 		int best = -1;
-		simple_value(p, &c, p->level, r, &best);
+		if (!p->peek) {
+			simple_value(p, &c, p->level, r, &best);
+			return best;
+		}
+		if (calc_moves(s, moves, true) == 1)
+			return moves[0];
+		calcsolve_memo_clear(&p->memo);
+		peek_value(p, &c, p->level, r, &best);
 		return best;
 	}
 	default: {

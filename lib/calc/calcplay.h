@@ -4,10 +4,13 @@
  * searching players see the unseen cards as a multiset, never their
  * order: each playout or sample first reshuffles the face-down cards.
  * Apart from them, clairvoyant sees the stock (calcsolve_nested): not a
- * player, but a bound on what any player could win. */
+ * player, but a bound on what any player could win. So do mcts and simple
+ * with peek, as the seed's Java did (it restored the dealt stock after each
+ * playout): their tree and playouts turn the stock in its true order. */
 #ifndef YOMI_CALCPLAY_H
 #define YOMI_CALCPLAY_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -50,12 +53,15 @@ typedef struct {
 	int exact_all;      /* best: the same over every move, not eager lines */
 	int hold;           /* best: from this many unseen on, a card that fits a
 			     * foundation may also wait: every move a candidate */
+	bool peek;          /* mcts, simple: see the stock's order (a bound, not
+			     * a player) */
 	mcts_tree tree;
 	calcsolve solver;   /* best, set up on first use */
 	calcsolve exact_solver, all_solver;
 	calcsolve_line line; /* clairvoyant: the line it follows, */
 	int line_at;         /* the next move's index in it */
 	calc_state line_next; /* and the position that move is for */
+	calcsolve_memo memo;  /* simple with peek: values by position and level */
 } calcplay;
 
 /* The policies' names, in calcplay_kind order (NULL-terminated). */

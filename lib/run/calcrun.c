@@ -292,6 +292,8 @@ static void option(run_opts *c, const char *name, const char *arg)
 		p->ucb = cli_double("--ucb", arg, 0, 100);
 	} else if (!strcmp(name, "threshold")) {
 		p->threshold = (uint32_t)cli_i64("--threshold", arg, 1, 1000000);
+	} else if (!strcmp(name, "peek")) {
+		p->peek = true;
 	}
 }
 
@@ -300,6 +302,9 @@ static int run(run_opts *c)
 	calcrun_opts *o = (calcrun_opts *)c;
 	if (o->player.kind == CALCPLAY_BEST && !o->playouts_set)
 		o->player.playouts = 128; /* rollouts per leaf, not playouts per move */
+	if (o->player.peek && o->player.kind != CALCPLAY_MCTS && o->player.kind != CALCPLAY_SIMPLE)
+		die_usage("--peek is for --policy mcts and simple, not %s",
+			  calcplay_policies[o->player.kind]);
 	calcplay_name(&o->player, o->policy_name, sizeof o->policy_name);
 	deals ds = {.cols.label = "deal"};
 	for (int i = 0; i < c->nfiles; i++)
@@ -334,6 +339,7 @@ static const struct option options[] = {
 	{"hold", required_argument, NULL, 0},
 	{"ucb", required_argument, NULL, 0},
 	{"threshold", required_argument, NULL, 0},
+	{"peek", no_argument, NULL, 0},
 	{NULL, 0, NULL, 0},
 };
 
@@ -370,7 +376,11 @@ const playoutgame calcrun_game = {
 		 "      --width W         simple: playouts per leaf (default 5)\n"
 		 "      --ucb C           mcts exploration constant (default 0.5)\n"
 		 "      --threshold T     mcts: visits before a leaf grows children\n"
-		 "                        (default 5)\n",
+		 "                        (default 5)\n"
+		 "      --peek            mcts and simple: the tree and the playouts turn\n"
+		 "                        the stock in its true order, as the seed's did\n"
+		 "                        (label :peek): a bound that sees the stock, not a\n"
+		 "                        player\n",
 	.options = options,
 	.create = create,
 	.option = option,

@@ -101,6 +101,41 @@ static double rank_value(void *ctx, calc_state *turned, double alpha)
 	return b->value[turned->hand];
 }
 
+/* Peek: F1 and F2 complete, F3 at 3 6 9 Q 2 5 8 J wanting A 4 7 T K, F4
+ * at 4 8 Q 3 7 J wanting 2 6 T A 5 9 K, the K in hand, 9 2 T face down in
+ * that order. With the order known it can be won; a player who cannot see
+ * it wins half the orders, and the move best on average loses to this one.
+ * The simple tree searched to the end (level 30, binary reward) plays that
+ * move; peeking, the same tree sees the order and wins. */
+static void test_peek(void)
+{
+	static const uint8_t found[4] = {13, 13, 8, 6};
+	static const char *const piles[4] = {"K5", "7", "A4T", "A6"};
+	calc_state s = hand_made(found, 'K', "92T", piles);
+	calcsolve exact;
+	calcsolve_init(&exact, 16, true);
+	double v;
+	CHECK(calcsolve_run(&exact, &s, 0, NULL) == CALCSOLVE_WON &&
+		      calcsolve_expect(&exact, &s, 1, 0, true, &v) && v == 0.5,
+	      "peek: the true order can be won; unseen, the chance is one half");
+	calcsolve_free(&exact);
+	bool won[2];
+	char label[2][32];
+	for (int peek = 0; peek < 2; peek++) {
+		calcplay p = {.kind = CALCPLAY_SIMPLE, .level = 30, .width = 1, .bad = -1, .peek = peek};
+		calc_state c = s;
+		rng r;
+		rng_stream(&r, 1, 0);
+		while (!calc_over(&c))
+			calc_play(&c, calcplay_move(&p, &c, &r));
+		won[peek] = calc_success(&c);
+		calcplay_name(&p, label[peek], sizeof label[peek]);
+		calcplay_free(&p);
+	}
+	CHECK(!won[0] && won[1], "peek: the tree that sees the order wins it, the one that averages loses");
+	CHECK_STR(label[1], "simple:30x1:peek", "peek: the label says so");
+}
+
 static void test_foundation_needs(void)
 {
 	CHECK(calc_need(0, 1) == 2 && calc_need(1, 1) == 4 && calc_need(2, 1) == 6 &&
@@ -765,6 +800,7 @@ static const unit_test tests[] = {
 	UNIT_TEST(greedy_playout_equals_greedy_rule),
 	UNIT_TEST(playouts_turn_unturned_hand),
 	UNIT_TEST(rewards),
+	UNIT_TEST(peek),
 };
 
 int main(int argc, char **argv)
