@@ -34,9 +34,10 @@ double calcplay_reward(const calc_state *s, double bad)
 	if (bad < 0)
 		return 0.0;
 	int rest = calc_rest(s);
-	if (rest > 24)
+	/* The seed's resttoSuccessRate: nothing past half the deck. */
+	if (rest > 26)
 		return 0.0;
-	double x = 1.0 - (double)(rest - 2) / 24.0;
+	double x = 1.0 - (double)(rest - 2) / 26.0;
 	return bad * x * x;
 }
 

@@ -71,7 +71,8 @@ extern const char *const calcplay_policies[];
 void calcplay_name(const calcplay *p, char *buf, size_t size);
 
 /* The reward of a finished game: 1 for success; with B >= 0 the seed's
- * shaped reward B (1 - (rest - 2) / 24)^2 for rest <= 24, else 0. */
+ * shaped reward B (1 - (rest - 2) / 26)^2 for rest <= 26 (half the deck),
+ * else 0. */
 double calcplay_reward(const calc_state *s, double bad);
 /* The player's move in S (not over). */
 int calcplay_move(calcplay *p, const calc_state *s, rng *r);

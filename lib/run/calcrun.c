@@ -370,7 +370,7 @@ const playoutgame calcrun_game = {
 		 "                        never), a card that fits a foundation may also\n"
 		 "                        wait on a pile: every move is a candidate\n"
 		 "      --reward R        mcts and simple: binary (default) or rest:B (B for\n"
-		 "                        two cards left, falling to 0 at 25)\n"
+		 "                        two cards left, falling to 0 at 27)\n"
 		 "      --level L         simple: plies expanded; clairvoyant: levels of\n"
 		 "                        nested search over greedy lines (default 3)\n"
 		 "      --width W         simple: playouts per leaf (default 5)\n"

@@ -770,8 +770,10 @@ static void test_rewards(void)
 	CHECK(calcplay_reward(&two, 0.05) == 0.05, "shaped reward: B at two cards left");
 	two.len[0] = 14;
 	CHECK(calcplay_reward(&two, 0.05) > 0 && calcplay_reward(&two, 0.05) < 0.05, "falls with rest");
-	two.len[0] = 25;
-	CHECK(calcplay_reward(&two, 0.05) == 0, "0 beyond 24 cards");
+	two.len[0] = 26;
+	CHECK(calcplay_reward(&two, 0.05) > 0, "above 0 at 26 cards");
+	two.len[0] = 27;
+	CHECK(calcplay_reward(&two, 0.05) == 0, "0 beyond 26 cards, half the deck");
 }
 
 static const unit_test tests[] = {
