@@ -1,83 +1,152 @@
 #!/usr/bin/env bash
-# The seed 002 tables for Calculation: success rate against playouts per
-# move (mcts) and against level and width (the fixed-depth tree), each with
-# its 95% Wilson interval through summarize, on the same seeded deals; and
-# a PNG of success rate against playouts.
+# The seed 002 tables for Calculation beside the seed's own figures: success
+# against playouts per move (mcts, binary reward), against level and width
+# (the simple tree, the seed's shaped reward rest:B), and against B (mcts at
+# 10,000 playouts), each with its 95% Wilson interval through summarize, on
+# the same seeded deals; and success.png, success against playouts with and
+# without --peek, with intervals.
 #
-#   pipelines/calc-success.sh [--games N] [--seed S] [--playouts "1000 10000"]
-#       [--trees "3x5 4x5"] [--reward R] [--variant V] [-j JOBS] [-o DIR]
+#   pipelines/calc-success.sh [--full] [--hidden] [--games N] [--seed S]
+#       [--playouts "1000 10000"] [--trees "4x20 5x20"] [--badmax "0 0.05 0.1"]
+#       [--tree-reward B] [-j JOBS] [-o DIR]
 #
-# --games: deals per setting (default 100, as in the seed); --trees: LEVELxWIDTH
-# settings of the simple tree; --reward as for playout (default binary; the
-# trees want rest:B, with which the seed played them).
+# By default the players peek, as the issue reads the seed's Java (restoring
+# the dealt stock after each playout): their tree and playouts turn the stock
+# in its true order, a bound that sees the cards, not a player. --hidden
+# prints the same tables for players that do not peek. The mcts series is
+# always run both ways, for the plot. UCB 0.5 and threshold 5, as the seed's.
+# The default is a quick look (20 deals a setting, about 40 s of CPU);
+# --full runs the seed's settings, 100 deals each unless a setting says
+# SETTING:N (N deals, where 100 would cost too much), several hours of CPU.
+# --games sets the deals of settings without :N; --tree-reward B (default
+# 0.05) is the trees' reward; mcts takes the seed's binary reward.
 # Games are split into JOBS shards (default: the number of cores). Writes
-# DIR/playouts.csv, DIR/trees.csv and DIR/success.png and prints the tables.
+# DIR/playouts.csv, DIR/trees.csv, DIR/badmax.csv and DIR/success.png.
 set -euo pipefail
 . "$(dirname "$(readlink -f "$0")")/common.sh"
 
-games=100 seed=1 playouts="1000 10000" trees="3x5" reward=binary variant=standard jobs=$(nproc) out=
+games=20 seed=1 hidden=0 full=0 playouts= trees= badmax= tree_reward=0.05 jobs=$(nproc) out=
 while [ $# -gt 0 ]; do
 	case $1 in
+	--full) full=1; shift ;;
+	--hidden) hidden=1; shift ;;
 	--games) games=$2; shift 2 ;;
 	--seed) seed=$2; shift 2 ;;
 	--playouts) playouts=$2; shift 2 ;;
 	--trees) trees=$2; shift 2 ;;
-	--reward) reward=$2; shift 2 ;;
-	--variant) variant=$2; shift 2 ;;
+	--badmax) badmax=$2; shift 2 ;;
+	--tree-reward) tree_reward=$2; shift 2 ;;
 	-j) jobs=$2; shift 2 ;;
 	-o | --output) out=$2; shift 2 ;;
 	-h | --help) yomi_help; exit 0 ;;
 	*) echo "calc-success.sh: unknown option '$1'" >&2; exit 2 ;;
 	esac
 done
+if [ "$full" = 1 ]; then
+	: "${playouts:=1000 10000 100000 1000000:20}"
+	if [ "$hidden" = 1 ]; then
+		: "${trees:=4x20 5x20:20}"
+	else
+		: "${trees:=4x20 5x20 6x20 7x20 7x50:50 8x2 8x20:20 9x3:20 9x5:20}"
+	fi
+	: "${badmax:=0 0.01 0.02 0.03 0.04 0.05 0.06 0.07 0.08 0.09 0.1 0.2 0.5}"
+	[ "$games" = 20 ] && games=100
+else
+	: "${playouts:=1000 10000}"
+	if [ "$hidden" = 1 ]; then : "${trees:=3x20}"; else : "${trees:=4x20 5x20}"; fi
+	: "${badmax:=0 0.05 0.1}"
+fi
 yomi_positive calc-success.sh --games "$games"
 yomi_positive calc-success.sh -j "$jobs"
 yomi_workdir "$out"
+peek=--peek mode=peek
+if [ "$hidden" = 1 ]; then peek= mode=hidden; fi
 
-# The success rate by policy of playout -g calc with ARGS, in shards.
-sharded() {
-	yomi_shards "$games" "$jobs" "$out" "-g policy count rate:success=1 mean:rest" \
-		playout -g calc --seed "$seed" --variant "$variant" --reward "$reward" "$@"
+# The seed's figures (successes of 100 deals unless /N), by setting.
+seed_figure() {
+	case $1 in
+	mcts:1000) echo 17 ;; mcts:2000) echo 28 ;; mcts:5000) echo 40 ;; mcts:10000) echo 53 ;;
+	mcts:15000) echo 59 ;; mcts:20000) echo 65 ;; mcts:30000) echo 72 ;; mcts:40000) echo 69 ;;
+	mcts:50000) echo 77 ;; mcts:100000) echo 80 ;; mcts:200000) echo 86 ;; mcts:1000000) echo 94 ;;
+	tree:4x20) echo 60 ;; tree:5x20) echo 72 ;; tree:6x20) echo 83 ;; tree:7x20) echo 82 ;;
+	tree:7x50) echo 90 ;; tree:8x2) echo 82 ;; tree:8x20) echo 46/52 ;; tree:9x3) echo 43/50 ;;
+	tree:9x5) echo 92 ;;
+	bad:0) echo 56 ;; bad:0.01) echo 57 ;; bad:0.02) echo 57 ;; bad:0.03) echo 55 ;;
+	bad:0.04) echo 55 ;; bad:0.05) echo 60 ;; bad:0.06) echo 57 ;; bad:0.07) echo 58 ;;
+	bad:0.08) echo 59 ;; bad:0.09) echo 60 ;; bad:0.1) echo 53 ;; bad:0.2) echo 54 ;;
+	bad:0.5) echo 51 ;; *) echo - ;;
+	esac
 }
 
+# One row: KEY, the seed's figure, then count, rate, its interval and the
+# mean rest of playout -g calc ARGS over the setting's deals (SETTING:N
+# runs N deals).
+row() {
+	local key=$1 n=$2
+	shift 2
+	yomi_positive calc-success.sh "deals of $key" "$n"
+	yomi_shards "$n" "$jobs" "$out" "count rate:success=1 mean:rest" \
+		playout -g calc --seed "$seed" "$@" > "$out/one.csv"
+	printf '%s,%s,%s\n' "$key" "$(seed_figure "$key")" "$(tail -1 "$out/one.csv")"
+}
+deals() { case $1 in *:*) echo "${1#*:}" ;; *) echo "$games" ;; esac; }
+head_row=count,rate_success_1,rate_success_1_lo,rate_success_1_hi,mean_rest
+
 {
-	first=1
+	echo "mode,playouts,seed,$head_row"
 	for p in $playouts; do
-		sharded --policy mcts --playouts "$p" > "$out/one.csv"
-		if [ $first = 1 ]; then head -1 "$out/one.csv" | sed 's/^policy,/playouts,/'; first=0; fi
-		tail -n +2 "$out/one.csv" | sed "s/^mcts:$p,/$p,/"
+		for m in peek hidden; do
+			flag=; [ $m = peek ] && flag=--peek
+			row "mcts:${p%%:*}" "$(deals "$p")" --policy mcts --playouts "${p%%:*}" $flag |
+				sed "s/^mcts:/$m,/"
+		done
 	done
 } > "$out/playouts.csv"
 {
-	first=1
+	echo "level,width,seed,$head_row"
 	for t in $trees; do
-		level=${t%x*} width=${t#*x}
-		sharded --policy simple --level "$level" --width "$width" > "$out/one.csv"
-		if [ $first = 1 ]; then head -1 "$out/one.csv" | sed 's/^policy,/level,width,/'; first=0; fi
-		tail -n +2 "$out/one.csv" | sed "s/^simple:${level}x${width},/$level,$width,/"
+		lw=${t%%:*}
+		row "tree:$lw" "$(deals "$t")" --policy simple --level "${lw%x*}" --width "${lw#*x}" \
+			--reward "rest:$tree_reward" $peek | sed 's/^tree:\([0-9]*\)x/\1,/'
 	done
 } > "$out/trees.csv"
+{
+	echo "badmax,seed,$head_row"
+	for b in $badmax; do
+		reward=binary; [ "$b" = 0 ] || reward=rest:$b
+		row "bad:$b" "$games" --policy mcts --playouts 10000 --reward "$reward" $peek |
+			sed 's/^bad://'
+	done
+} > "$out/badmax.csv"
 rm -f "$out/one.csv"
+grep '^peek,' "$out/playouts.csv" | cut -d, -f2- > "$out/peek.dat"
+grep '^hidden,' "$out/playouts.csv" | cut -d, -f2- > "$out/hidden.dat"
 
 if ! gnuplot 2> "$out/gnuplot.log" <<EOF
 set terminal png size 720,480
 set output "$out/success.png"
 set datafile separator ","
-set title "Calculation ($variant): mcts success rate, $games deals, 95% intervals"
+set title "Calculation: mcts, binary reward, UCB 0.5, threshold 5; 95% intervals"
 set xlabel "playouts per move"
 set ylabel "success rate"
 set logscale x
 set yrange [0:1]
-set key off
+set key top left
 set grid
-plot "$out/playouts.csv" using 1:3:4:5 skip 1 with yerrorlines lw 2 pt 7
+plot "$out/peek.dat" using 1:4:5:6 with yerrorlines lw 2 pt 7 title "peek (sees the stock)", \
+     "$out/hidden.dat" using 1:4:5:6 with yerrorlines lw 2 pt 5 title "hidden (a player)", \
+     "$out/peek.dat" using 1:(\$2 / 100) with points pt 9 ps 1.5 title "the seed (of 100)"
 EOF
 then
 	cat "$out/gnuplot.log" >&2
 	exit 1
 fi
-echo "success against playouts per move (mcts):"
+rm -f "$out/peek.dat" "$out/hidden.dat" "$out/gnuplot.log"
+echo "success against playouts per move (mcts, binary reward), peek and hidden:"
 cat "$out/playouts.csv"
 echo
-echo "success against level and width (simple tree):"
+echo "success against level and width (simple tree, rest:$tree_reward, $mode):"
 cat "$out/trees.csv"
+echo
+echo "success against the shaped reward's B (mcts, 10000 playouts, $mode; 0 is binary):"
+cat "$out/badmax.csv"

@@ -340,18 +340,35 @@ summarize: -:1: missing column 'nope'"
 	assert_output "othello-mc-vs-perfect.sh: --empties wants a positive number"
 }
 
-@test "calc-success.sh: the seed's tables with intervals, merged shards equal one run, a PNG" {
-	run "$TOP/pipelines/calc-success.sh" --games 6 --playouts "20 200" --trees "1x2" --reward rest:0.05 -j 2 -o cs
+@test "calc-success.sh: the seed's tables beside its figures, peek and hidden, shards equal one run, a PNG" {
+	run "$TOP/pipelines/calc-success.sh" --games 2 --playouts "20 1000" --trees "1x2 2x2:3" --badmax 0.05 -j 2 -o cs
 	assert_success
-	assert_line "success against playouts per move (mcts):"
-	assert_line "playouts,count,rate_success_1,rate_success_1_lo,rate_success_1_hi,mean_rest"
-	assert_line "level,width,count,rate_success_1,rate_success_1_lo,rate_success_1_hi,mean_rest"
-	run bash -c "playout -g calc -n 6 --policy mcts --playouts 200 --reward rest:0.05 | summarize count rate:success=1 mean:rest"
-	one=$(tail -1 <<<"$output")
-	run sed -n 3p cs/playouts.csv
-	assert_output "200,$one"
+	assert_line "success against playouts per move (mcts, binary reward), peek and hidden:"
+	assert_line "mode,playouts,seed,count,rate_success_1,rate_success_1_lo,rate_success_1_hi,mean_rest"
+	assert_line "success against level and width (simple tree, rest:0.05, peek):"
+	assert_line "level,width,seed,count,rate_success_1,rate_success_1_lo,rate_success_1_hi,mean_rest"
+	assert_line "badmax,seed,count,rate_success_1,rate_success_1_lo,rate_success_1_hi,mean_rest"
+	# Each row is one unsplit run, beside the seed's figure (17 of 100 at
+	# 1000 playouts; none given for 20); 2x2:3 ran 3 deals.
+	run bash -c "playout -g calc -n 2 --policy mcts --playouts 1000 --peek | summarize count rate:success=1 mean:rest"
+	assert_equal "$(grep '^peek,1000,' cs/playouts.csv)" "peek,1000,17,$(tail -1 <<<"$output")"
+	run bash -c "playout -g calc -n 2 --policy mcts --playouts 20 | summarize count rate:success=1 mean:rest"
+	assert_equal "$(grep '^hidden,20,' cs/playouts.csv)" "hidden,20,-,$(tail -1 <<<"$output")"
+	run bash -c "playout -g calc -n 3 --policy simple --level 2 --width 2 --reward rest:0.05 --peek | summarize count rate:success=1 mean:rest"
+	assert_equal "$(grep '^2,2,' cs/trees.csv)" "2,2,-,$(tail -1 <<<"$output")"
+	run bash -c "playout -g calc -n 2 --policy mcts --playouts 10000 --reward rest:0.05 --peek | summarize count rate:success=1 mean:rest"
+	assert_equal "$(grep '^0.05,' cs/badmax.csv)" "0.05,60,$(tail -1 <<<"$output")"
 	run file -b cs/success.png
 	assert_output --partial "PNG image data"
+	# --hidden: the trees and B without peek.
+	run "$TOP/pipelines/calc-success.sh" --hidden --games 2 --playouts 20 --trees 1x2 --badmax 0 -j 1 -o ch
+	assert_success
+	assert_line "success against level and width (simple tree, rest:0.05, hidden):"
+	run bash -c "playout -g calc -n 2 --policy simple --level 1 --width 2 --reward rest:0.05 | summarize count rate:success=1 mean:rest"
+	assert_equal "$(grep '^1,2,' ch/trees.csv)" "1,2,-,$(tail -1 <<<"$output")"
+	run "$TOP/pipelines/calc-success.sh" --trees 2x2:0 -o cz
+	assert_failure 2
+	assert_output "calc-success.sh: deals of tree:2x2 wants a positive number"
 }
 
 @test "every pipeline's --help is its opening comment and nothing after it" {
