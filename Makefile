@@ -20,7 +20,7 @@ CFLAGS ?= -O2 -g
 # target instead; ARCH= leaves the choice to the compiler.
 ARCH ?= x86-64
 YOMI_CFLAGS = -std=c11 -D_GNU_SOURCE -Wall -Wextra -Ilib -MMD -MP $(if $(ARCH),-march=$(ARCH))
-YOMI_LIBS = -lcsv -lz -lm
+YOMI_LIBS = -lcsv -lz -lm -lpthread
 
 PROGRAMS = wordload chain-greedy chain-lookahead summarize nimtable playout
 BINS = $(PROGRAMS:%=bin/%)

@@ -38,6 +38,8 @@ static const char usage_text[] =
 	"                        median, q, mode, distinct)\n"
 	"      --merge           FILEs are partial tables: combine them into the\n"
 	"                        output one run over all the data would give\n"
+	"  -j, --jobs N          read each plain file with N threads (default: the\n"
+	"                        cores available); the output is the same\n"
 	CLI_HELP;
 
 enum { OPT_SORT = 256, OPT_LEVEL, OPT_CROSSTAB, OPT_PARTIAL, OPT_MERGE };
@@ -49,6 +51,7 @@ static const struct option long_opts[] = {
 	{"crosstab", required_argument, NULL, OPT_CROSSTAB},
 	{"partial", no_argument, NULL, OPT_PARTIAL},
 	{"merge", no_argument, NULL, OPT_MERGE},
+	{"jobs", required_argument, NULL, 'j'},
 	CLI_LONG_OPTIONS,
 	{NULL, 0, NULL, 0},
 };
@@ -78,7 +81,7 @@ static void parse(int argc, char **argv, summarizerun_opts *o, char **keep)
 	int c;
 	/* Options may come anywhere; of the operands, the leading ones that
 	 * have the form of an operation are operations, the rest files. */
-	while ((c = getopt_long(argc, argv, "g:" CLI_SHORT, long_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "g:j:" CLI_SHORT, long_opts, NULL)) != -1) {
 		switch (c) {
 		case 'g':
 			free(so->group);
@@ -90,6 +93,7 @@ static void parse(int argc, char **argv, summarizerun_opts *o, char **keep)
 		case OPT_CROSSTAB: crosstab = optarg; break;
 		case OPT_PARTIAL: so->partial = true; break;
 		case OPT_MERGE: o->merge = true; break;
+		case 'j': o->jobs = (int)cli_i64("--jobs", optarg, 1, 1024); break;
 		default:
 			if (!cli_option(c, optarg, usage_text, &o->common.out))
 				util_try_help();

@@ -267,3 +267,80 @@ NA,1"
 	assert_success
 	assert_equal "$(head -c 10 whole.csv)" "a#b,cccccc"
 }
+
+# Every operation, grouped and not, sorted and crosstab, on one table
+# read with 1 thread and with several: the outputs must be equal.
+ALL_OPS="count sum:v mean:v min:v max:v sd:v var:v median:v q:0.25:v mode:w distinct:w first:w last:w rate:w=b score:w=b/d"
+same_with_jobs() { # FILE: -j 1 and -j 2, 3, 7 give the same bytes
+	local f=$1 want
+	want=$(summarize -j 1 -g k $ALL_OPS "$f"; summarize -j 1 $ALL_OPS "$f"; summarize -j 1 --sort -g k,w count mean:v "$f"
+		summarize -j 1 --crosstab k,w mean:v "$f"; summarize -j 1 --partial -g k count sum:v rate:w=b first:w last:w "$f")
+	for j in 2 3 7; do
+		[ "$(summarize -j $j -g k $ALL_OPS "$f"; summarize -j $j $ALL_OPS "$f"; summarize -j $j --sort -g k,w count mean:v "$f"
+			summarize -j $j --crosstab k,w mean:v "$f"; summarize -j $j --partial -g k count sum:v rate:w=b first:w last:w "$f")" = "$want" ] ||
+			{ echo "-j $j differs on $f"; return 1; }
+	done
+}
+
+# K,V,W rows: a few groups, values with NA, -0, repeats and ties.
+make_rows() { # N
+	awk -v n="$1" 'BEGIN { print "k,v,w"; for (i = 0; i < n; i++) {
+		v = (i % 17 == 0) ? "NA" : (i % 23 == 0) ? "-0" : sprintf("%d.%d", (i * 7919) % 101 - 50, i % 10)
+		printf "%s,%s,%s\n", substr("xyzw", i % 4 + 1, 1) (i % 7 == 0 ? "q" : ""), v, substr("bdlbx", i % 5 + 1, 1) (i % 11) } }'
+}
+
+@test "-j N: every operation's output equals one thread's, bit for bit" {
+	make_rows 5000 > rows.csv
+	same_with_jobs rows.csv
+	# A file without a line end at its end, and with a blank line.
+	make_rows 300 | head -c -1 > nonl.csv
+	same_with_jobs nonl.csv
+	{ make_rows 200; echo; make_rows 200 | tail -n +2; } > blank.csv
+	same_with_jobs blank.csv
+	run summarize -j 3 -g k count rows.csv nonl.csv rows.csv
+	assert_success
+	assert_output "$(summarize -j 1 -g k count rows.csv nonl.csv rows.csv)"
+}
+
+@test "-j N: TSV, CRLF, lone CR, quoted line ends and gzip read the same" {
+	make_rows 3000 > rows.csv
+	tr ',' '\t' < rows.csv > rows.tsv
+	same_with_jobs rows.tsv
+	sed 's/$/\r/' rows.csv > crlf.csv
+	same_with_jobs crlf.csv
+	tr '\n' '\r' < rows.csv > cr.csv
+	same_with_jobs cr.csv
+	# Quoted fields with line ends in them, everywhere: cuts at line ends
+	# land inside them and are made again by quote parity.
+	awk -F, 'NR == 1 { print; next } { printf "%s,%s,\"%s\nline \"\"two\"\"\r\nthree\"\n", $1, $2, $3 }' rows.csv > quoted.csv
+	same_with_jobs quoted.csv
+	gzip -c rows.csv > rows.csv.gz
+	same_with_jobs rows.csv.gz
+	run bash -c "summarize -j 2 -g k count mean:v < rows.csv"
+	assert_output "$(summarize -j 1 -g k count mean:v rows.csv)"
+}
+
+@test "-j N: errors and inexact sums are those of one thread" {
+	make_rows 4000 > rows.csv
+	{ cat rows.csv; echo "x,oops,b"; make_rows 100 | tail -n +2; } > bad.csv
+	run summarize -j 1 -g k mean:v bad.csv
+	assert_failure 1
+	assert_output "summarize: bad.csv:4002: column 'v': 'oops' is not a number"
+	run summarize -j 3 -g k mean:v bad.csv
+	assert_failure 1
+	assert_output "summarize: bad.csv:4002: column 'v': 'oops' is not a number"
+	{ cat rows.csv; echo "x,1,b,extra"; } > wide.csv
+	run summarize -j 2 count wide.csv
+	assert_failure 1
+	assert_output "summarize: wide.csv:4002: expected 3 fields, found 4"
+	# Numbers past six decimals are summed in floating point, whose last
+	# digits depend on the order: one thread then.
+	awk -F, -v OFS=, 'NR > 1 && $2 ~ /\./ { $2 = $2 "000001" } { print }' rows.csv > inexact.csv
+	run summarize -j 1 sum:v inexact.csv
+	assert_output --regexp "^sum_v,v_na
+-?[0-9]+\.[0-9]{7,},[0-9]+$"
+	same_with_jobs inexact.csv
+	run summarize -j 0 count rows.csv
+	assert_failure 2
+	assert_line --index 0 "summarize: invalid --jobs '0': expected an integer from 1 to 1024"
+}

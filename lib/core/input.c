@@ -86,6 +86,10 @@ struct input_file {
 	 * when there is none in buf[start, end): each byte is searched once,
 	 * so lines need no scan of their own. */
 	size_t nul, lf, cr;
+	/* Plain files: bytes read from the file so far, and with a range
+	 * (input_restrict) how many more may be. */
+	int64_t pos, left;
+	bool ranged;
 };
 
 /* The line an error found while reading on is on: past the lines handed
@@ -120,6 +124,7 @@ static void raw_read(input_file *f, size_t keep)
 		fail(f, "read error: %s", strerror(errno));
 	f->raw_len = keep + (size_t)got;
 	f->raw_pos = 0;
+	f->pos += got;
 	f->raw_eof = got == 0;
 }
 
@@ -257,12 +262,18 @@ static size_t produce(input_file *f, char *dst, size_t want)
 		f->raw_pos += n;
 		return n;
 	}
+	if (f->ranged && (int64_t)want > f->left)
+		want = (size_t)f->left;
+	if (!want)
+		return 0;
 	ssize_t got;
 	do
 		got = read(f->fd, dst, want);
 	while (got < 0 && errno == EINTR);
 	if (got < 0)
 		fail(f, "read error: %s", strerror(errno));
+	f->pos += got;
+	f->left -= got;
 	return (size_t)got;
 }
 
@@ -395,6 +406,28 @@ const char *input_block(input_file *f, size_t max, size_t *len)
 	f->start += n;
 	*len = n;
 	return p;
+}
+
+int64_t input_offset(const input_file *f)
+{
+	struct stat st;
+	if (f->gzip || f->blocks || fstat(f->fd, &st) != 0 || !S_ISREG(st.st_mode))
+		return -1;
+	return f->pos - (int64_t)(f->raw_len - f->raw_pos) - (int64_t)(f->end - f->start);
+}
+
+bool input_restrict(input_file *f, int64_t start, int64_t end)
+{
+	if (input_offset(f) < 0 || start > end || lseek(f->fd, (off_t)start, SEEK_SET) != (off_t)start)
+		return false;
+	f->raw_pos = f->raw_len;
+	f->start = f->end = f->pending = 0;
+	f->nul = f->lf = f->cr = NONE;
+	f->eof = f->first = false;
+	f->pos = start;
+	f->left = end - start;
+	f->ranged = true;
+	return true;
 }
 
 void input_close(input_file *f)

@@ -20,6 +20,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /* The default cap on a line, a field or a row, in bytes. */
 #define INPUT_MAX_LINE_DEFAULT ((size_t)16 << 20)
@@ -55,6 +56,15 @@ bool input_line_has_nul(const input_file *f);
 /* Number of the line last returned, from 1. */
 long input_lineno(const input_file *f);
 void input_close(input_file *f);
+
+/* For readers of a plain file in byte ranges (summarize -j): the offset
+ * in the file of the next byte not yet handed out, or -1 unless F is a
+ * regular file, not gzip, still read line by line. */
+int64_t input_offset(const input_file *f);
+/* Makes F hand out the bytes [START, END) of the file, then end (no byte
+ * order mark is looked for there); false, changing nothing, unless
+ * input_offset(F) is known. */
+bool input_restrict(input_file *f, int64_t start, int64_t end);
 
 /* Conversion of text in a given encoding to UTF-8. Only encodings in
  * which "\n" is the single byte 0x0A can be converted line by line; others

@@ -57,6 +57,7 @@ struct table {
 	size_t max_bytes, max_fields; /* caps on a field or row, and a row */
 	size_t cur_first, cur_n;
 	long cur_line;
+	bool clean_end; /* at the end: no record half read */
 };
 
 static int no_space(unsigned char c)
@@ -209,6 +210,9 @@ static bool fill_rows(table *t)
 		const char *s = next_piece(t, &n);
 		if (!s) {
 			t->at_eof = true;
+			/* libcsv's state 0 is "no row begun": nothing half read. */
+			t->clean_end = t->csv.pstate == 0 && t->csv.entry_pos == 0 &&
+				       t->nfield == t->pending_first;
 			if (csv_fini(&t->csv, on_field, on_row, t) != 0)
 				die_at(input_name(t->in), t->row_start, "unterminated quoted field");
 			break;
@@ -318,6 +322,32 @@ table *table_open(const char *path, const table_opts *opts)
 			       t->rfirst[r + 1] - t->rfirst[r]);
 	t->rnext = 1;
 	return t;
+}
+
+int64_t table_data_offset(const table *t)
+{
+	/* Only the header row read, nothing of the next one. */
+	if (t->conv || t->no_header || t->nrows != 1 || t->rnext != 1 || t->at_eof ||
+	    t->nfield != t->pending_first || t->csv.pstate != 0 || t->csv.entry_pos != 0)
+		return -1;
+	return input_offset(t->in);
+}
+
+bool table_restrict(table *t, int64_t start, int64_t end)
+{
+	if (table_data_offset(t) < 0 || !input_restrict(t->in, start, end))
+		return false;
+	t->dlen = t->nfield = t->pending_first = 0;
+	t->nrows = t->rnext = 0;
+	t->after_cr = t->quotes_near = t->quotes_before = false;
+	t->lines = 0;
+	t->row_start = 1;
+	return true;
+}
+
+bool table_range_clean(const table *t)
+{
+	return t->at_eof && t->clean_end;
 }
 
 const char *table_name(const table *t)

@@ -14,6 +14,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 typedef struct table table;
 
@@ -51,5 +52,19 @@ long table_end_line(const table *t);
  * current row is valid UTF-8. */
 void table_need_utf8(const table *t, size_t i);
 void table_close(table *t);
+
+/* Reading a plain file in byte ranges, each by a table of its own
+ * (summarize -j). The offset where the rows begin: the header read and
+ * nothing after it, or -1 (gzip, stdin, an encoding to convert, a header
+ * that ran on). */
+int64_t table_data_offset(const table *t);
+/* Reads the rows in bytes [START, END) from now on, as if they followed
+ * the header (line numbers then count from the range's start); false if
+ * table_data_offset is -1. */
+bool table_restrict(table *t, int64_t start, int64_t end);
+/* Once table_read_row has returned false: whether the input ended
+ * between rows, nothing half read (no quoted field or row left open). A
+ * range cut where one record does not end gives false. */
+bool table_range_clean(const table *t);
 
 #endif

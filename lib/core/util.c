@@ -64,9 +64,12 @@ void util_temp_forget(const char *path)
 }
 
 bool util_line_open;
+_Thread_local jmp_buf *util_die_trap;
 
 static void vsay(const char *file, long line, const char *fmt, va_list ap)
 {
+	if (util_die_trap)
+		longjmp(*util_die_trap, 1);
 	fflush(stdout);
 	if (util_line_open) {
 		fputc('\n', stderr);
@@ -103,6 +106,8 @@ noreturn void die_at(const char *file, long line, const char *fmt, ...)
 
 noreturn void util_try_help(void)
 {
+	if (util_die_trap)
+		longjmp(*util_die_trap, 1);
 	fprintf(stderr, "Try '%s --help' for more information.\n", util_progname);
 	temp_remove_all();
 	exit(EXIT_USAGE);

@@ -4,6 +4,7 @@
 #ifndef YOMI_UTIL_H
 #define YOMI_UTIL_H
 
+#include <setjmp.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -20,6 +21,12 @@ extern const char *util_progname;
  * SIGPIPE action so that `| head` ends the program quietly even when the
  * parent shell ignored the signal. */
 void util_init(const char *argv0);
+
+/* A worker thread whose failure must not end the program sets its
+ * util_die_trap: die, die_at and die_usage then print nothing and
+ * longjmp there (value 1) instead, and the caller decides (summarize
+ * reruns the work on one thread, which reports the error). */
+extern _Thread_local jmp_buf *util_die_trap;
 
 /* "PROG: message" on stderr. die exits 1 (bad data or runtime failure);
  * die_usage exits 2 and points at --help. The *_at forms prefix

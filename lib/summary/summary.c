@@ -105,6 +105,10 @@ struct op_def {
 	/* Adds the state read at column COL of a partial row to X. */
 	void (*read_state)(table *t, size_t col, const operation *op, void *x);
 	void (*release)(void *x); /* frees what the state holds, if anything */
+	/* Adds state Y of the same group in another summary, made from the
+	 * rows after X's (summarize -j); what lives outside the states (the
+	 * values of median, q, mode, distinct) is merged in summary_absorb. */
+	void (*merge)(void *x, const void *y);
 };
 
 struct summary {
@@ -130,6 +134,7 @@ struct summary {
 	const char *partial_name;
 	progress pr; /* rows read */
 	uint64_t rows;
+	table *reading; /* the table being added, closed by summary_free */
 };
 
 /* ---- the operations ---- */
@@ -251,24 +256,30 @@ static uint32_t intern_pair(operation *op, uint32_t g, const char *v, size_t n, 
 	return id;
 }
 
-static void add_set(operation *op, void *x, uint32_t g, const cell *c)
+/* Adds N to the count of pair ID (ADDED: new) of a group with state X. */
+static void count_pair(operation *op, set_state *st, uint32_t id, bool added, int64_t n)
 {
-	set_state *st = x;
-	if (!op->pairs)
-		op->pairs = strmap_new();
-	bool added;
-	uint32_t id = intern_pair(op, g, c->v, c->n, &added);
 	if (id >= op->fcap) {
 		size_t old = op->fcap;
 		util_grow((void **)&op->freq, &op->fcap, id + 1, sizeof *op->freq);
 		memset(op->freq + old, 0, (op->fcap - old) * sizeof *op->freq);
 	}
-	int64_t f = ++op->freq[id];
+	int64_t f = op->freq[id] += n;
 	st->distinct += added;
 	/* The mode: the most frequent value, the first seen of equals (pair
-	 * ids grow in the order values are first seen). */
+	 * ids grow in the order values are first seen). Counts only grow, so
+	 * checking the pair whose count grew keeps it. */
 	if (f > st->best_n || (f == st->best_n && id < st->best))
 		st->best_n = f, st->best = id;
+}
+
+static void add_set(operation *op, void *x, uint32_t g, const cell *c)
+{
+	if (!op->pairs)
+		op->pairs = strmap_new();
+	bool added;
+	uint32_t id = intern_pair(op, g, c->v, c->n, &added);
+	count_pair(op, x, id, added, 1);
 }
 
 static void add_first(operation *op, void *x, uint32_t g, const cell *c)
@@ -412,7 +423,11 @@ static int cmp_qvalue(const void *a, const void *b)
 	const qvalue *x = a, *y = b;
 	if (x->g != y->g)
 		return x->g < y->g ? -1 : 1;
-	return x->v < y->v ? -1 : x->v > y->v;
+	if (x->v != y->v)
+		return x->v < y->v ? -1 : 1;
+	/* A total order (-0 before 0), so that the sorted values do not
+	 * depend on the order they came in: -j merges them in another. */
+	return (y->v == 0 && signbit(y->v)) - (x->v == 0 && signbit(x->v));
 }
 
 static void value_quantile(VALUE_ARGS)
@@ -673,19 +688,67 @@ static void read_last(table *t, size_t col, const operation *op, void *x)
 	}
 }
 
+/* ---- merging states (summarize -j) ---- */
+
+static void merge_count(void *x, const void *y)
+{
+	((count_state *)x)->n += ((const count_state *)y)->n;
+}
+
+static void merge_num(void *x, const void *y)
+{
+	stats_merge(x, y);
+}
+
+static void merge_quantile(void *x, const void *y)
+{
+	((quantile_state *)x)->na += ((const quantile_state *)y)->na;
+}
+
+static void merge_none(void *x, const void *y)
+{
+	(void)x, (void)y; /* mode, distinct: their pairs hold everything */
+}
+
+static void merge_tally(void *x, const void *y)
+{
+	tally_state *a = x;
+	const tally_state *b = y;
+	a->n += b->n;
+	a->k += b->k;
+}
+
+static void merge_first(void *x, const void *y)
+{
+	text_state *a = x;
+	const text_state *b = y;
+	if (!a->text && b->text)
+		a->text = xstrdup(b->text);
+}
+
+static void merge_last(void *x, const void *y)
+{
+	text_state *a = x;
+	const text_state *b = y;
+	if (b->text) {
+		free(a->text);
+		a->text = xstrdup(b->text);
+	}
+}
+
 /* ---- the operation table ---- */
 
 /* One row per operation. Their order is the order of the list of
  * mergeable operations in --partial's error message. */
 #define NUM(name, value) \
 	{name, NUMERIC | MERGEABLE, sizeof(stats_acc), init_num, parse_col, add_num, na_num, header_col, \
-	 value, num_fields, write_num, read_num, NULL}
+	 value, num_fields, write_num, read_num, NULL, merge_num}
 static const op_def op_defs[] = {
 	/* name, flags, state size and init, parse, add, na, header, value,
 	 * partial state: fields, writer, reader (NULL unless MERGEABLE),
-	 * release */
+	 * release, merge */
 	{"count", MERGEABLE, sizeof(count_state), NULL, parse_none, add_count, NULL, header_name,
-	 value_count, count_fields, write_count, read_count, NULL},
+	 value_count, count_fields, write_count, read_count, NULL, merge_count},
 	NUM("sum", value_sum),
 	NUM("mean", value_mean),
 	NUM("min", value_min),
@@ -693,21 +756,21 @@ static const op_def op_defs[] = {
 	NUM("sd", value_sd),
 	NUM("var", value_var),
 	{"median", NUMERIC, sizeof(quantile_state), NULL, parse_median, add_quantile, na_quantile,
-	 header_col, value_quantile, NULL, NULL, NULL, NULL},
+	 header_col, value_quantile, NULL, NULL, NULL, NULL, merge_quantile},
 	{"q", NUMERIC, sizeof(quantile_state), NULL, parse_q, add_quantile, na_quantile, header_q,
-	 value_quantile, NULL, NULL, NULL, NULL},
+	 value_quantile, NULL, NULL, NULL, NULL, merge_quantile},
 	{"mode", 0, sizeof(set_state), NULL, parse_col, add_set, NULL, header_col, value_mode,
-	 NULL, NULL, NULL, NULL},
+	 NULL, NULL, NULL, NULL, merge_none},
 	{"distinct", 0, sizeof(set_state), NULL, parse_col, add_set, NULL, header_col, value_distinct,
-	 NULL, NULL, NULL, NULL},
+	 NULL, NULL, NULL, NULL, merge_none},
 	{"rate", MERGEABLE, sizeof(tally_state), NULL, parse_rate, add_rate, NULL, header_rate, value_rate,
-	 tally_fields, write_tally, read_tally, NULL},
+	 tally_fields, write_tally, read_tally, NULL, merge_tally},
 	{"score", MERGEABLE, sizeof(tally_state), NULL, parse_score, add_score, NULL, header_score,
-	 value_score, tally_fields, write_tally, read_tally, NULL},
+	 value_score, tally_fields, write_tally, read_tally, NULL, merge_tally},
 	{"first", MERGEABLE, sizeof(text_state), NULL, parse_col, add_first, NULL, header_col, value_text,
-	 text_fields, write_text, read_first, release_text},
+	 text_fields, write_text, read_first, release_text, merge_first},
 	{"last", MERGEABLE, sizeof(text_state), NULL, parse_col, add_last, NULL, header_col, value_text,
-	 text_fields, write_text, read_last, release_text},
+	 text_fields, write_text, read_last, release_text, merge_last},
 };
 #undef NUM
 #define NDEFS (sizeof op_defs / sizeof op_defs[0])
@@ -741,7 +804,7 @@ static void check_defs(void)
 	for (size_t k = 0; k < NDEFS; k++) {
 		const op_def *d = &op_defs[k];
 		bool state = d->fields && d->write_state && d->read_state;
-		if (!d->parse || !d->add || !d->size || !d->header || !d->value ||
+		if (!d->parse || !d->add || !d->size || !d->header || !d->value || !d->merge ||
 		    ((d->flags & NUMERIC) != 0) != (d->na != NULL) ||
 		    ((d->flags & MERGEABLE) != 0) != state)
 			die("internal error: operation '%s' is incomplete", d->name);
@@ -923,13 +986,20 @@ static bool missing(const char *v, size_t n)
 	return n == 0 || (n == 2 && v[0] == 'N' && v[1] == 'A');
 }
 
-void summary_add_table(summary *s, const char *path)
+/* Opens PATH for adding, its columns found. */
+static table *open_for_adding(summary *s, const char *path)
 {
 	table *t = table_open(path, NULL);
+	s->reading = t;
 	for (int i = 0; i < s->ngroup; i++)
 		s->gidx[i] = table_need_col(t, s->group[i]);
 	for (int i = 0; i < s->nops; i++)
 		s->ops[i].colidx = s->ops[i].col ? table_need_col(t, s->ops[i].col) : -1;
+	return t;
+}
+
+static void add_rows(summary *s, table *t)
+{
 	while (table_read_row(t)) {
 		progress_tick(&s->pr, ++s->rows);
 		uint32_t g = current_group(s, t);
@@ -959,7 +1029,86 @@ void summary_add_table(summary *s, const char *path)
 			d->add(op, x, g, &c);
 		}
 	}
-	table_close(t);
+}
+
+static void done_adding(summary *s)
+{
+	table_close(s->reading);
+	s->reading = NULL;
+}
+
+void summary_add_table(summary *s, const char *path)
+{
+	add_rows(s, open_for_adding(s, path));
+	done_adding(s);
+}
+
+bool summary_add_range(summary *s, const char *path, int64_t start, int64_t end, bool last)
+{
+	table *t = open_for_adding(s, path);
+	bool ok = table_restrict(t, start, end);
+	if (ok) {
+		add_rows(s, t);
+		ok = last || table_range_clean(t);
+	}
+	done_adding(s);
+	return ok;
+}
+
+bool summary_exact(const summary *s)
+{
+	size_t ng = strmap_count(s->groups);
+	for (int i = 0; i < s->nops; i++) {
+		const operation *op = &s->ops[i];
+		if (op->def->merge != merge_num)
+			continue;
+		for (size_t g = 0; g < ng; g++)
+			if (!((const stats_acc *)state_of(op, (uint32_t)g))->exact)
+				return false;
+	}
+	return true;
+}
+
+/* The values of W's operation B into S's A, group ids through MAP. */
+static void absorb_values(operation *a, const operation *b, const uint32_t *map)
+{
+	if (b->nq) {
+		util_grow((void **)&a->qv, &a->cq, a->nq + b->nq, sizeof *a->qv);
+		for (size_t i = 0; i < b->nq; i++)
+			a->qv[a->nq++] = (qvalue){map[b->qv[i].g], b->qv[i].v};
+		a->sorted = false;
+	}
+	if (!b->pairs)
+		return;
+	if (!a->pairs)
+		a->pairs = strmap_new();
+	/* Pairs in their first-seen order, so ids keep first-seen order. */
+	for (uint32_t id = 0; id < strmap_count(b->pairs); id++) {
+		const char *key = strmap_key(b->pairs, id);
+		uint32_t g;
+		memcpy(&g, key, 4);
+		g = map[g];
+		bool added;
+		uint32_t nid = intern_pair(a, g, key + 4, strmap_key_len(b->pairs, id) - 4, &added);
+		count_pair(a, state_of(a, g), nid, added, b->freq[id]);
+	}
+}
+
+void summary_absorb(summary *s, const summary *w)
+{
+	size_t ng = strmap_count(w->groups);
+	uint32_t *map = xmalloc((ng ? ng : 1) * sizeof *map);
+	for (uint32_t g = 0; g < ng; g++)
+		map[g] = group_id(s, strmap_key(w->groups, g), strmap_key_len(w->groups, g));
+	s->rows += w->rows;
+	for (int i = 0; i < s->nops; i++) {
+		operation *a = &s->ops[i];
+		const operation *b = &w->ops[i];
+		for (uint32_t g = 0; g < ng; g++)
+			a->def->merge(state_of(a, map[g]), state_of(b, g));
+		absorb_values(a, b, map);
+	}
+	free(map);
 }
 
 /* ---- partial aggregates ---- */
@@ -1337,6 +1486,7 @@ void summary_free(summary *s)
 	free(s->keybuf);
 	free(s->gidx);
 	free((char *)s->partial_name);
+	table_close(s->reading);
 	strmap_free(s->groups);
 	free(s);
 }

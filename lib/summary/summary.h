@@ -14,6 +14,7 @@
 #define YOMI_SUMMARY_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "core/output.h"
 
@@ -37,6 +38,18 @@ bool summary_is_op(const char *text);
 summary *summary_new(const summary_opts *o);
 /* Aggregates every row of the table at PATH. */
 void summary_add_table(summary *s, const char *path);
+/* Aggregates the rows in bytes [START, END) of the plain file PATH
+ * (table_restrict), a range that starts where a record does. Returns
+ * false when the range could not be read as one (it ended inside a
+ * record; LAST: it ends the file, where that is the table's own end). */
+bool summary_add_range(summary *s, const char *path, int64_t start, int64_t end, bool last);
+/* Whether every sum is still exact (fixed point), so that summaries of
+ * parts merge bit for bit into the one of the whole. */
+bool summary_exact(const summary *s);
+/* Adds W, a summary of the rows that follow S's, made with the same
+ * options: S becomes the summary of all of them, exactly, whatever the
+ * operation (median, q, mode and distinct merge all their values). */
+void summary_absorb(summary *s, const summary *w);
 /* Merges a table written by --partial (the first one fixes the groups and
  * operations when the summary was made without any). */
 void summary_merge_table(summary *s, const char *path);
