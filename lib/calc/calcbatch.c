@@ -455,6 +455,303 @@ static size_t greedy_avx512(const calc_state *states, size_t n, calcbatch_outcom
 }
 
 ISA_END
+
+/* The AVX2 path: eight games, one per 32-bit lane of a 256-bit vector.
+ * A lane has no room for 32-card piles as nibbles, so piles live in
+ * memory, one 64-byte stack per lane and pile, and the vectors keep what
+ * the move choice needs: each pile's top and the card below it (TOPS,
+ * SECS: nibble p for pile p) and its length (LENS: byte p). A card goes
+ * on a pile by eight scalar stores, one a lane (lanes moving nothing
+ * write above their pile's top, where nothing is read), and the card
+ * under a top comes back by a gather, needed only at that pile's next
+ * foundation move. The hand's successor is gathered a move ahead (HN).
+ *   FOUND, NEED  nibble k: cards on foundation k, the rank it needs (15
+ *                once complete); NB[k]: that need in all four nibbles;
+ *   H, HN, NEXT  the hand, the next stock card, the index of HN;
+ *   NP, STEPS    waste piles, moves made; BAD: lanes given up.
+ * Game j of a batch is lane LANE_OF[j], so that the generators' 64-bit
+ * lanes (games 0-3 and 4-7) give their high halves in lane order with
+ * one blend. */
+ISA_BEGIN_AVX2
+
+typedef __m256i v8;
+#define S8(x) _mm256_set1_epi32((int)(x))
+#define AND _mm256_and_si256
+#define OR _mm256_or_si256
+#define XOR _mm256_xor_si256
+#define ANDNOT _mm256_andnot_si256 /* ~a & b */
+#define BLEND(m, a, b) _mm256_blendv_epi8(a, b, m) /* m ? b : a */
+
+static const int lane_of[8] = {0, 2, 4, 6, 1, 3, 5, 7};
+
+typedef struct {
+	v8 H, HN, NEXT, TOPS, SECS, LENS, FOUND, NEED, NB[4], NP, STEPS, BAD;
+	v8 G[4][2]; /* the generators: word j of games 0-3, 4-7 */
+	uint8_t pad0[64];
+	uint8_t stock[8][64];
+	uint8_t pile[8][4][64]; /* card c (from 1) of a pile at byte c + 1 */
+	uint8_t pad1[64];
+} lanes8;
+
+static inline int any8(v8 m)
+{
+	return !_mm256_testz_si256(m, m);
+}
+
+/* Bit 4j for each nibble j (of four) of X that is 0. */
+static inline v8 zero_nibbles16(v8 x)
+{
+	v8 a = OR(x, _mm256_srli_epi32(x, 1));
+	a = OR(a, _mm256_srli_epi32(a, 2));
+	return ANDNOT(a, S8(0x1111));
+}
+
+/* The sum of the four nibbles of X, each at most 8. */
+static inline v8 nibble_sum16(v8 x)
+{
+	v8 t = _mm256_add_epi32(x, _mm256_srli_epi32(x, 8));
+	return _mm256_add_epi32(AND(t, S8(0xF)), AND(_mm256_srli_epi32(t, 4), S8(0xF)));
+}
+
+static inline v8 times_1111(v8 x)
+{
+	v8 t = OR(x, _mm256_slli_epi32(x, 4));
+	return OR(t, _mm256_slli_epi32(t, 8));
+}
+
+/* The needs of foundation K (one table each, both 128-bit halves) of
+ * the counts CARDS: byte 0 of each lane indexes its table. */
+static inline v8 need_of(const v8 tab[4], v8 k, v8 cards)
+{
+	v8 need = S8(0);
+	for (int j = 0; j < 4; j++)
+		need = BLEND(_mm256_cmpeq_epi32(k, S8(j)), need, _mm256_shuffle_epi8(tab[j], cards));
+	return AND(need, S8(0xFF));
+}
+
+static void need_tables(v8 tab[4])
+{
+	for (int k = 0; k < 4; k++) {
+		uint8_t t[32];
+		memset(t, 15, sizeof t);
+		memcpy(t, calc_needs[k], 13);
+		memcpy(t + 16, calc_needs[k], 13);
+		tab[k] = _mm256_loadu_si256((const v8 *)t);
+	}
+}
+
+/* The N deals (the rest hold no game) with their first card turned. */
+static void lanes8_load(lanes8 *g, int variant, const uint8_t (*decks)[52], const rng *gens, int n,
+			const v8 tab[4])
+{
+	int ncards = calc_stock_size(variant);
+	uint32_t h[8] = {0}, hn[8] = {0}, np[8] = {0}, found[8] = {0};
+	uint64_t gw[4][8] = {{0}};
+	memset(g->stock, 0, sizeof g->stock);
+	for (int j = 0; j < n; j++) {
+		int q = lane_of[j];
+		memcpy(g->stock[q], decks[j], (size_t)ncards);
+		h[q] = decks[j][0];
+		hn[q] = decks[j][1];
+		np[q] = variant & CALC_THREE ? 3 : 4;
+		found[q] = variant & CALC_NOFOUND ? 0 : 0x1111;
+		for (int w = 0; w < 4; w++)
+			gw[w][j] = gens[j].s[w];
+	}
+	for (int q = 0; q < 8; q++)
+		for (int p = 0; p < 4; p++)
+			g->pile[q][p][0] = g->pile[q][p][1] = 0;
+	g->H = _mm256_loadu_si256((const v8 *)h);
+	g->HN = _mm256_loadu_si256((const v8 *)hn);
+	g->NP = _mm256_loadu_si256((const v8 *)np);
+	g->FOUND = _mm256_loadu_si256((const v8 *)found);
+	g->NEXT = S8(1);
+	g->TOPS = g->SECS = g->LENS = g->STEPS = S8(0);
+	g->BAD = S8(0);
+	g->NEED = S8(0);
+	for (int k = 0; k < 4; k++) {
+		v8 cards = AND(_mm256_srli_epi32(g->FOUND, 4 * k), S8(0xF));
+		v8 need = need_of(tab, S8(k), cards);
+		g->NEED = OR(g->NEED, _mm256_slli_epi32(need, 4 * k));
+		g->NB[k] = times_1111(need);
+	}
+	for (int w = 0; w < 4; w++)
+		for (int half = 0; half < 2; half++)
+			g->G[w][half] = _mm256_loadu_si256((const v8 *)&gw[w][4 * half]);
+}
+
+static inline v8 rotl64(v8 x, int r)
+{
+	return OR(_mm256_slli_epi64(x, r), _mm256_srli_epi64(x, 64 - r));
+}
+
+/* One output of each lane's generator (rng_next): its high 32 bits. */
+static inline v8 draw8(lanes8 *g)
+{
+	v8 out[2];
+	for (int h = 0; h < 2; h++) {
+		v8 *s0 = &g->G[0][h], *s1 = &g->G[1][h], *s2 = &g->G[2][h], *s3 = &g->G[3][h];
+		v8 a = rotl64(_mm256_add_epi64(*s1, _mm256_slli_epi64(*s1, 2)), 7);
+		out[h] = _mm256_add_epi64(a, _mm256_slli_epi64(a, 3));
+		v8 t = _mm256_slli_epi64(*s1, 17);
+		*s2 = XOR(*s2, *s0);
+		*s3 = XOR(*s3, *s1);
+		*s1 = XOR(*s1, *s2);
+		*s0 = XOR(*s0, *s3);
+		*s2 = XOR(*s2, t);
+		*s3 = rotl64(*s3, 45);
+	}
+	/* Games 0-3 to the even lanes, 4-7 to the odd ones. */
+	return _mm256_blend_epi32(_mm256_srli_epi64(out[0], 32), out[1], 0xAA);
+}
+
+/* The position of the lowest set bit of each lane of W (W != 0, below
+ * 2^24): exact as a float's exponent. */
+static inline v8 lowest_bit8(v8 w)
+{
+	v8 low = AND(w, _mm256_sub_epi32(S8(0), w));
+	v8 f = _mm256_castps_si256(_mm256_cvtepi32_ps(low));
+	return _mm256_sub_epi32(_mm256_srli_epi32(f, 23), S8(127));
+}
+
+/* The hand onto pile P in the lanes of PUSH, the top of pile P to a
+ * foundation in the lanes of POP (P is 0..3 in every lane). */
+static inline void piles8(lanes8 *g, v8 push, v8 pop, v8 p)
+{
+	v8 sh4 = _mm256_slli_epi32(p, 2), sh8 = _mm256_slli_epi32(p, 3);
+	v8 len = AND(_mm256_srlv_epi32(g->LENS, sh8), S8(0xFF));
+	v8 top = AND(_mm256_srlv_epi32(g->TOPS, sh4), S8(0xF));
+	v8 sec = AND(_mm256_srlv_epi32(g->SECS, sh4), S8(0xF));
+	static const int lane_base[8] = {0, 256, 512, 768, 1024, 1280, 1536, 1792};
+	v8 at = _mm256_add_epi32(_mm256_loadu_si256((const v8 *)lane_base),
+				 _mm256_add_epi32(_mm256_slli_epi32(p, 6), len));
+	uint32_t where[8], hand[8];
+	_mm256_storeu_si256((v8 *)where, at);
+	_mm256_storeu_si256((v8 *)hand, g->H);
+	uint8_t *base = &g->pile[0][0][0];
+	for (int q = 0; q < 8; q++)
+		base[where[q] + 2] = (uint8_t)hand[q];
+	/* The card under the new top: card len - 2, at byte len - 1. */
+	v8 under = AND(_mm256_i32gather_epi32((const int *)(base - 1), at, 1), S8(0xFF));
+	v8 ntop = BLEND(push, BLEND(pop, top, sec), g->H);
+	v8 nsec = BLEND(push, BLEND(pop, sec, under), top);
+	v8 delta = _mm256_sub_epi32(AND(push, S8(1)), AND(pop, S8(1)));
+	g->LENS = _mm256_add_epi32(g->LENS, _mm256_sllv_epi32(delta, sh8));
+	v8 keep = ANDNOT(_mm256_sllv_epi32(S8(0xF), sh4), S8(-1));
+	g->TOPS = OR(AND(g->TOPS, keep), _mm256_sllv_epi32(ntop, sh4));
+	g->SECS = OR(AND(g->SECS, keep), _mm256_sllv_epi32(nsec, sh4));
+}
+
+/* Foundation K takes a card in the lanes of M. */
+static inline void advance8(lanes8 *g, v8 m, v8 k, const v8 tab[4])
+{
+	v8 sh = _mm256_slli_epi32(k, 2);
+	g->FOUND = _mm256_add_epi32(g->FOUND, AND(m, _mm256_sllv_epi32(S8(1), sh)));
+	v8 cards = AND(_mm256_srlv_epi32(g->FOUND, sh), S8(0xF));
+	v8 need = need_of(tab, k, cards);
+	v8 kept = ANDNOT(_mm256_sllv_epi32(S8(0xF), sh), g->NEED);
+	g->NEED = BLEND(m, g->NEED, OR(kept, _mm256_sllv_epi32(need, sh)));
+	v8 nb = times_1111(need);
+	for (int j = 0; j < 4; j++)
+		g->NB[j] = BLEND(AND(m, _mm256_cmpeq_epi32(k, S8(j))), g->NB[j], nb);
+}
+
+/* The next card into the hand in the lanes of M. */
+static inline void turn8(lanes8 *g, v8 m)
+{
+	static const int stock_base[8] = {0, 64, 128, 192, 256, 320, 384, 448};
+	g->H = BLEND(m, g->H, g->HN);
+	g->NEXT = _mm256_min_epi32(_mm256_sub_epi32(g->NEXT, m), S8(60));
+	v8 at = _mm256_add_epi32(_mm256_loadu_si256((const v8 *)stock_base), g->NEXT);
+	v8 next = AND(_mm256_i32gather_epi32((const int *)&g->stock[0][0], at, 1), S8(0xFF));
+	g->HN = BLEND(m, g->HN, next);
+}
+
+/* Random games, move for move as calc_random_playout (see random_lanes
+ * for the order of the moves). */
+static void random_lanes8(lanes8 *g, const v8 tab[4])
+{
+	const v8 ONE = S8(1), ZERO = S8(0);
+	for (;;) {
+		v8 zh = zero_nibbles16(XOR(g->NEED, times_1111(g->H)));
+		v8 m[4], z = ZERO, sum = ZERO;
+		for (int k = 0; k < 4; k++) {
+			m[k] = zero_nibbles16(XOR(g->TOPS, g->NB[k]));
+			/* Empty piles' tops (0) match no need. */
+			z = OR(z, _mm256_slli_epi32(m[k], k));
+			sum = _mm256_add_epi32(sum, m[k]);
+		}
+		v8 nh = nibble_sum16(zh);
+		v8 hand = ANDNOT(_mm256_cmpeq_epi32(g->H, ZERO), S8(-1));
+		v8 nhp = _mm256_add_epi32(nh, AND(hand, g->NP));
+		v8 nm = _mm256_add_epi32(nhp, nibble_sum16(sum));
+		v8 act = ANDNOT(g->BAD, _mm256_cmpgt_epi32(nm, ZERO));
+		if (!any8(act))
+			break;
+		/* rng_below32: the high half of the product; one whose low half
+		 * is below nm might be rejected, which the replay settles. */
+		v8 r = draw8(g);
+		v8 pe = _mm256_mul_epu32(r, nm);
+		v8 po = _mm256_mul_epu32(_mm256_srli_epi64(r, 32), _mm256_srli_epi64(nm, 32));
+		v8 i = _mm256_blend_epi32(_mm256_srli_epi64(pe, 32), po, 0xAA);
+		v8 lo = _mm256_blend_epi32(pe, _mm256_slli_epi64(po, 32), 0xAA);
+		v8 doubt = ANDNOT(_mm256_cmpeq_epi32(_mm256_max_epu32(lo, nm), lo), act);
+		g->BAD = OR(g->BAD, doubt);
+		act = ANDNOT(doubt, act);
+		v8 hf = AND(act, _mm256_cmpgt_epi32(nh, i));
+		v8 hp = ANDNOT(hf, AND(act, _mm256_cmpgt_epi32(nhp, i)));
+		v8 tf = ANDNOT(OR(hf, hp), act), fm = OR(hf, tf);
+		/* The foundation move's bit: skip C set bits of W. */
+		v8 w = BLEND(hf, z, zh);
+		v8 c = BLEND(hf, _mm256_sub_epi32(i, nhp), i);
+		v8 skip = ANDNOT(_mm256_cmpeq_epi32(c, ZERO), fm);
+		while (any8(skip)) {
+			w = BLEND(skip, w, AND(w, _mm256_sub_epi32(w, ONE)));
+			c = _mm256_add_epi32(c, skip); /* skip is -1 */
+			skip = ANDNOT(_mm256_cmpeq_epi32(c, ZERO), skip);
+		}
+		v8 b = lowest_bit8(w);
+		v8 k = BLEND(hf, AND(b, S8(3)), _mm256_srli_epi32(b, 2));
+		v8 p = AND(BLEND(hp, _mm256_srli_epi32(b, 2), _mm256_sub_epi32(i, nh)), S8(3));
+		piles8(g, hp, tf, p);
+		turn8(g, OR(hf, hp));
+		advance8(g, fm, AND(k, S8(3)), tab);
+		g->STEPS = _mm256_sub_epi32(g->STEPS, act);
+	}
+}
+
+static size_t random_avx2(int variant, const uint8_t (*decks)[52], const rng *gens, size_t n,
+			  calcbatch_outcome *out)
+{
+	static _Thread_local lanes8 g;
+	v8 tab[4];
+	need_tables(tab);
+	size_t replayed = 0;
+	for (size_t b = 0; b < n; b += 8) {
+		int m = n - b < 8 ? (int)(n - b) : 8;
+		lanes8_load(&g, variant, decks + b, gens + b, m, tab);
+		random_lanes8(&g, tab);
+		uint32_t found[8], steps[8], bad[8];
+		_mm256_storeu_si256((v8 *)found, g.FOUND);
+		_mm256_storeu_si256((v8 *)steps, g.STEPS);
+		_mm256_storeu_si256((v8 *)bad, g.BAD);
+		for (int j = 0; j < m; j++) {
+			int q = lane_of[j];
+			if (bad[q]) {
+				out[b + j] = random_one(variant, decks[b + j], &gens[b + j]);
+				replayed++;
+				continue;
+			}
+			int placed = 0;
+			for (int f = 0; f < 4; f++)
+				placed += (int)(found[q] >> 4 * f & 0xF);
+			out[b + j] = (calcbatch_outcome){found[q] == 0xDDDD, (uint8_t)(52 - placed), (uint16_t)steps[q]};
+		}
+	}
+	return replayed;
+}
+
+ISA_END
 #endif
 
 size_t calcbatch_random(int variant, const uint8_t (*decks)[52], const rng *gens, size_t n,
@@ -464,6 +761,8 @@ size_t calcbatch_random(int variant, const uint8_t (*decks)[52], const rng *gens
 #ifdef CALCBATCH_SIMD
 	if (isa_path() >= ISA_AVX512)
 		replayed = random_avx512(variant, decks, gens, n, out);
+	else if (isa_path() == ISA_AVX2)
+		replayed = random_avx2(variant, decks, gens, n, out);
 	else
 #endif
 		for (size_t g = 0; g < n; g++)

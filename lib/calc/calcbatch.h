@@ -4,11 +4,13 @@
  * A random game here is calc_deal of its deck followed by
  * calc_random_playout with its generator, a greedy one calc_greedy_playout
  * from its state, and the outcome is the same move for move: the batch is
- * only a faster way to get it. With AVX-512 (F, BW, CD, VBMI, VBMI2,
- * VPOPCNTDQ) and BMI2 eight games share each vector instruction, one per
- * 64-bit lane, and nothing but the loading touches memory in the game
- * loop (greedy reads a table of urgencies after foundation moves);
- * elsewhere the games are played one by one with the scalar playouts. */
+ * only a faster way to get it. Eight games share each vector instruction
+ * on the AVX-512 path (lib/core/isa.h), one per 64-bit lane, and nothing
+ * but the loading touches memory in the game loop (greedy reads a table
+ * of urgencies after foundation moves); on the AVX2 path random games go
+ * eight to the 32-bit lanes of a 256-bit vector with their piles in
+ * memory; elsewhere the games are played one by one with the scalar
+ * playouts. */
 #ifndef YOMI_CALCBATCH_H
 #define YOMI_CALCBATCH_H
 
@@ -27,8 +29,8 @@ calcbatch_outcome calcbatch_outcome_of(const calc_state *s);
 
 /* Plays N random games of VARIANT: game i deals DECKS[i] and draws from a
  * copy of GENS[i] (the generators are left as they were). Returns how
- * many of the games the scalar playout played (all of them without
- * AVX-512; otherwise the rare lanes the vector loop gives up). */
+ * many of the games the scalar playout played (all of them on the base
+ * path; otherwise the rare lanes the vector loop gives up). */
 size_t calcbatch_random(int variant, const uint8_t (*decks)[52], const rng *gens, size_t n,
 			calcbatch_outcome *out);
 

@@ -6,6 +6,7 @@
 
 #include "calc/calc.h"
 #include "calc/calcbatch.h"
+#include "core/isa.h"
 #include "calc/calcplay.h"
 #include "calc/calcsolve.h"
 #include "unit.h"
@@ -618,7 +619,7 @@ static void test_counting_playout_equals_random_player(void)
 	CHECK(!differ, "the counting random playout equals the random player (%d of 400 differ)", differ);
 }
 
-static void test_batch_random_equals_playout(void)
+static void batch_random_on_path(const char *path)
 {
 	/* Batched random games equal the counting playout game by game, in
 	 * every variant and with a part batch at the end. */
@@ -642,8 +643,8 @@ static void test_batch_random_equals_playout(void)
 				  got[i].steps != a.steps;
 		}
 	}
-	CHECK(!differ, "batched random games equal the counting playout (%d of %d differ)", differ,
-	      4 * NB);
+	CHECK(!differ, "%s: batched random games equal the counting playout (%d of %d differ)", path,
+	      differ, 4 * NB);
 	/* Game 27041417 of seed 1 draws a number whose low half might be
 	 * rejected by Lemire's method: the vector loop gives it up to
 	 * the scalar playout (found by searching 40 million games). */
@@ -656,8 +657,23 @@ static void test_batch_random_equals_playout(void)
 	size_t replayed = calcbatch_random(0, decks, gens, 1, got);
 	CHECK(replayed == 1 && got[0].steps == a.steps && got[0].rest == calc_rest(&a) &&
 		      a.steps == 54 && calc_rest(&a) == 37,
-	      "a doubtful draw is replayed (%zu replayed, %d steps, rest %d)", replayed,
+	      "%s: a doubtful draw is replayed (%zu replayed, %d steps, rest %d)", path, replayed,
 	      got[0].steps, got[0].rest);
+}
+
+static void test_batch_random_equals_playout(void)
+{
+	/* On every instruction-set path the machine has. */
+	isa_path_id had = isa_path();
+	for (int p = 0; p < ISA_NPATHS; p++) {
+		if (p > (int)isa_machine()) {
+			printf("# this machine lacks the %s path: not tested\n", isa_name((isa_path_id)p));
+			continue;
+		}
+		isa_force((isa_path_id)p);
+		batch_random_on_path(isa_name((isa_path_id)p));
+	}
+	isa_force(had);
 }
 
 /* A few random moves into a game of VARIANT, then the unseen cards
