@@ -35,6 +35,49 @@ static calcbatch_outcome greedy_one(const calc_state *from)
 
 #ifdef CALCBATCH_SIMD
 
+/* Urgencies (calc_urgency) of every rank, nibble r for rank r, for each
+ * count of cards on the foundations, indexed by FOUND's low 16 bits: what
+ * greedy's placement rule needs, in one gather after a foundation move.
+ * 512 KB, filled at the first greedy batch (built for the base path:
+ * both vector paths use it). */
+static const uint64_t *urgency_table(void)
+{
+	static uint64_t *tab;
+	if (tab)
+		return tab;
+	tab = xcalloc(1 << 16, sizeof *tab);
+	calc_state s = {.npiles = 4};
+	for (int f = 0; f < 1 << 16; f++) {
+		bool ok = true;
+		for (int k = 0; k < 4; k++) {
+			s.found[k] = (uint8_t)(f >> 4 * k & 0xF);
+			ok &= s.found[k] <= 13;
+		}
+		for (int r = 1; ok && r <= 13; r++)
+			tab[f] |= (uint64_t)calc_urgency(&s, r) << 4 * r;
+	}
+	return tab;
+}
+
+/* How the vector paths replay a lane they gave up (built for the base
+ * path, as what they call must be). */
+typedef struct {
+	int variant;
+	const uint8_t (*decks)[52];
+	const rng *gens;
+} random_batch;
+
+static calcbatch_outcome random_replay(const void *ctx, int i)
+{
+	const random_batch *rb = ctx;
+	return random_one(rb->variant, rb->decks[i], &rb->gens[i]);
+}
+
+static calcbatch_outcome greedy_replay(const void *ctx, int i)
+{
+	return greedy_one((const calc_state *)ctx + i);
+}
+
 /* The AVX-512 path: built for it, called only where isa_path() has it. */
 ISA_BEGIN_AVX512
 
@@ -312,18 +355,6 @@ static void random_lanes(lanes *g, vec s[4], vec table)
 	}
 }
 
-typedef struct {
-	int variant;
-	const uint8_t (*decks)[52];
-	const rng *gens;
-} random_batch;
-
-static calcbatch_outcome random_replay(const void *ctx, int i)
-{
-	const random_batch *rb = ctx;
-	return random_one(rb->variant, rb->decks[i], &rb->gens[i]);
-}
-
 static size_t random_batch8(int variant, const uint8_t (*decks)[52], const rng *gens, int n,
 			    calcbatch_outcome *out, vec table)
 {
@@ -342,29 +373,6 @@ static size_t random_batch8(int variant, const uint8_t (*decks)[52], const rng *
 	random_lanes(&g, s, table);
 	random_batch rb = {variant, decks, gens};
 	return lanes_outcomes(&g, n, out, random_replay, &rb);
-}
-
-/* Urgencies (calc_urgency) of every rank, nibble r for rank r, for each
- * count of cards on the foundations, indexed by FOUND's low 16 bits: what
- * greedy's placement rule needs, in one gather after a foundation move.
- * 512 KB, filled at the first greedy batch. */
-static const uint64_t *urgency_table(void)
-{
-	static uint64_t *tab;
-	if (tab)
-		return tab;
-	tab = xcalloc(1 << 16, sizeof *tab);
-	calc_state s = {.npiles = 4};
-	for (int f = 0; f < 1 << 16; f++) {
-		bool ok = true;
-		for (int k = 0; k < 4; k++) {
-			s.found[k] = (uint8_t)(f >> 4 * k & 0xF);
-			ok &= s.found[k] <= 13;
-		}
-		for (int r = 1; ok && r <= 13; r++)
-			tab[f] |= (uint64_t)calc_urgency(&s, r) << 4 * r;
-	}
-	return tab;
 }
 
 /* Greedy games, move for move as calc_greedy_playout: a top a foundation
@@ -419,11 +427,6 @@ static void greedy_lanes(lanes *g, vec table)
 						  urg_tab, 8);
 		g->STEPS = _mm512_mask_add_epi64(g->STEPS, tf | hand, g->STEPS, ONE);
 	}
-}
-
-static calcbatch_outcome greedy_replay(const void *ctx, int i)
-{
-	return greedy_one((const calc_state *)ctx + i);
 }
 
 static size_t greedy_batch8(const calc_state *states, int n, calcbatch_outcome *out, vec table)
@@ -615,8 +618,9 @@ static inline v8 lowest_bit8(v8 w)
 }
 
 /* The hand onto pile P in the lanes of PUSH, the top of pile P to a
- * foundation in the lanes of POP (P is 0..3 in every lane). */
-static inline void piles8(lanes8 *g, v8 push, v8 pop, v8 p)
+ * foundation in the lanes of POP (P is 0..3 in every lane); returns the
+ * top pile P had. */
+static inline v8 piles8(lanes8 *g, v8 push, v8 pop, v8 p)
 {
 	v8 sh4 = _mm256_slli_epi32(p, 2), sh8 = _mm256_slli_epi32(p, 3);
 	v8 len = AND(_mm256_srlv_epi32(g->LENS, sh8), S8(0xFF));
@@ -640,6 +644,7 @@ static inline void piles8(lanes8 *g, v8 push, v8 pop, v8 p)
 	v8 keep = ANDNOT(_mm256_sllv_epi32(S8(0xF), sh4), S8(-1));
 	g->TOPS = OR(AND(g->TOPS, keep), _mm256_sllv_epi32(ntop, sh4));
 	g->SECS = OR(AND(g->SECS, keep), _mm256_sllv_epi32(nsec, sh4));
+	return top;
 }
 
 /* Foundation K takes a card in the lanes of M. */
@@ -720,6 +725,31 @@ static void random_lanes8(lanes8 *g, const v8 tab[4])
 	}
 }
 
+/* The outcomes of the first N games; a lane given up is played again by
+ * REPLAY(ctx, j). Returns how many were. */
+static size_t lanes8_outcomes(const lanes8 *g, int n, calcbatch_outcome *out,
+			      calcbatch_outcome (*replay)(const void *ctx, int i), const void *ctx)
+{
+	uint32_t found[8], steps[8], bad[8];
+	_mm256_storeu_si256((v8 *)found, g->FOUND);
+	_mm256_storeu_si256((v8 *)steps, g->STEPS);
+	_mm256_storeu_si256((v8 *)bad, g->BAD);
+	size_t replayed = 0;
+	for (int j = 0; j < n; j++) {
+		int q = lane_of[j];
+		if (bad[q]) {
+			out[j] = replay(ctx, j);
+			replayed++;
+			continue;
+		}
+		int placed = 0;
+		for (int f = 0; f < 4; f++)
+			placed += (int)(found[q] >> 4 * f & 0xF);
+		out[j] = (calcbatch_outcome){found[q] == 0xDDDD, (uint8_t)(52 - placed), (uint16_t)steps[q]};
+	}
+	return replayed;
+}
+
 static size_t random_avx2(int variant, const uint8_t (*decks)[52], const rng *gens, size_t n,
 			  calcbatch_outcome *out)
 {
@@ -731,25 +761,202 @@ static size_t random_avx2(int variant, const uint8_t (*decks)[52], const rng *ge
 		int m = n - b < 8 ? (int)(n - b) : 8;
 		lanes8_load(&g, variant, decks + b, gens + b, m, tab);
 		random_lanes8(&g, tab);
-		uint32_t found[8], steps[8], bad[8];
-		_mm256_storeu_si256((v8 *)found, g.FOUND);
-		_mm256_storeu_si256((v8 *)steps, g.STEPS);
-		_mm256_storeu_si256((v8 *)bad, g.BAD);
-		for (int j = 0; j < m; j++) {
-			int q = lane_of[j];
-			if (bad[q]) {
-				out[b + j] = random_one(variant, decks[b + j], &gens[b + j]);
-				replayed++;
-				continue;
-			}
-			int placed = 0;
-			for (int f = 0; f < 4; f++)
-				placed += (int)(found[q] >> 4 * f & 0xF);
-			out[b + j] = (calcbatch_outcome){found[q] == 0xDDDD, (uint8_t)(52 - placed), (uint16_t)steps[q]};
-		}
+		random_batch rb = {variant, decks + b, gens + b};
+		replayed += lanes8_outcomes(&g, m, out + b, random_replay, &rb);
 	}
 	return replayed;
 }
+/* Greedy: also each pile's cards of each rank, CL[p] and CH[p] nibble r
+ * for ranks 0-7 and 8-15 (at most four a rank), and every rank's
+ * urgency, URG[0] and URG[1] the same way, gathered from the urgency
+ * table after foundation moves. */
+typedef struct {
+	v8 CL[4], CH[4], URG[2];
+} counts8;
+
+/* Nibble R of the pair of words (LO: ranks 0-7, HI: 8-15). */
+static inline v8 nibble_of(const v8 w[2], v8 r)
+{
+	v8 sh = _mm256_slli_epi32(r, 2);
+	v8 lo = _mm256_srlv_epi32(w[0], sh), hi = _mm256_srlv_epi32(w[1], _mm256_sub_epi32(sh, S8(32)));
+	return AND(OR(lo, hi), S8(0xF));
+}
+
+/* The nibbles at bytes' low (LOW) or high halves, where LT has 0xFF. */
+static inline v8 masked_bytes(v8 w, v8 lt_even, v8 lt_odd)
+{
+	const v8 M = S8(0x0F0F0F0F);
+	return _mm256_add_epi8(AND(AND(w, M), lt_even), AND(AND(_mm256_srli_epi32(w, 4), M), lt_odd));
+}
+
+static void counts8_load(counts8 *c, const calc_state *st, int n, const uint64_t *urg_tab, v8 found)
+{
+	uint32_t cl[4][8] = {{0}}, ch[4][8] = {{0}};
+	for (int j = 0; j < n; j++) {
+		int q = lane_of[j];
+		for (int p = 0; p < st[j].npiles; p++)
+			for (int i = 0; i < st[j].len[p]; i++) {
+				int r = st[j].pile[p][i];
+				if (r < 8)
+					cl[p][q] += 1u << 4 * r;
+				else
+					ch[p][q] += 1u << 4 * (r - 8);
+			}
+	}
+	for (int p = 0; p < 4; p++) {
+		c->CL[p] = _mm256_loadu_si256((const v8 *)cl[p]);
+		c->CH[p] = _mm256_loadu_si256((const v8 *)ch[p]);
+	}
+	v8 idx = _mm256_slli_epi32(AND(found, S8(0xFFFF)), 1);
+	c->URG[0] = _mm256_i32gather_epi32((const int *)urg_tab, idx, 4);
+	c->URG[1] = _mm256_i32gather_epi32((const int *)urg_tab + 1, idx, 4);
+}
+
+/* The lanes of the N states, as lanes8_load deals. */
+static void lanes8_load_states(lanes8 *g, const calc_state *st, int n, const v8 tab[4])
+{
+	uint32_t h[8] = {0}, hn[8] = {0}, np[8] = {0}, found[8] = {0}, steps[8] = {0}, tops[8] = {0},
+		 secs[8] = {0}, lens[8] = {0};
+	memset(g->stock, 0, sizeof g->stock);
+	for (int j = 0; j < n; j++) {
+		calc_state s = st[j];
+		calc_turn(&s);
+		int q = lane_of[j];
+		memcpy(g->stock[q], s.stock + s.next, (size_t)(s.ncards - s.next));
+		h[q] = s.hand;
+		hn[q] = g->stock[q][0];
+		np[q] = s.npiles;
+		steps[q] = s.steps;
+		for (int k = 0; k < 4; k++)
+			found[q] |= (uint32_t)s.found[k] << 4 * k;
+		for (int p = 0; p < 4; p++) {
+			int len = p < s.npiles ? s.len[p] : 0;
+			g->pile[q][p][0] = g->pile[q][p][1] = 0;
+			memcpy(&g->pile[q][p][2], s.pile[p], (size_t)len);
+			lens[q] |= (uint32_t)len << 8 * p;
+			tops[q] |= (uint32_t)(len ? s.pile[p][len - 1] : 0) << 4 * p;
+			secs[q] |= (uint32_t)(len > 1 ? s.pile[p][len - 2] : 0) << 4 * p;
+		}
+	}
+	for (int q = 0; q < 8; q++)
+		if (!np[q])
+			for (int p = 0; p < 4; p++)
+				g->pile[q][p][0] = g->pile[q][p][1] = 0;
+	g->H = _mm256_loadu_si256((const v8 *)h);
+	g->HN = _mm256_loadu_si256((const v8 *)hn);
+	g->NP = _mm256_loadu_si256((const v8 *)np);
+	g->FOUND = _mm256_loadu_si256((const v8 *)found);
+	g->STEPS = _mm256_loadu_si256((const v8 *)steps);
+	g->TOPS = _mm256_loadu_si256((const v8 *)tops);
+	g->SECS = _mm256_loadu_si256((const v8 *)secs);
+	g->LENS = _mm256_loadu_si256((const v8 *)lens);
+	g->NEXT = S8(0);
+	g->BAD = S8(0);
+	g->NEED = S8(0);
+	for (int k = 0; k < 4; k++) {
+		v8 cards = AND(_mm256_srli_epi32(g->FOUND, 4 * k), S8(0xF));
+		v8 need = need_of(tab, S8(k), cards);
+		g->NEED = OR(g->NEED, _mm256_slli_epi32(need, 4 * k));
+		g->NB[k] = times_1111(need);
+	}
+}
+
+/* Where greedy puts the hand (the lanes of PL): the pile scored lowest,
+ * as greedy_lanes scores them. */
+static inline v8 place8(const lanes8 *g, const counts8 *c, v8 pl)
+{
+	v8 uc = nibble_of(c->URG, g->H);
+	v8 ucb = _mm256_mullo_epi32(uc, S8(0x01010101));
+	const v8 M = S8(0x0F0F0F0F);
+	v8 lte[2], lto[2];
+	for (int h = 0; h < 2; h++) {
+		lte[h] = _mm256_cmpgt_epi8(ucb, AND(c->URG[h], M));
+		lto[h] = _mm256_cmpgt_epi8(ucb, AND(_mm256_srli_epi32(c->URG[h], 4), M));
+	}
+	v8 to = S8(0), to_score = S8(0x7FFFFFFF);
+	for (int p = 0; p < 4; p++) {
+		v8 top = AND(_mm256_srli_epi32(g->TOPS, 4 * p), S8(0xF));
+		v8 exists = AND(pl, _mm256_cmpgt_epi32(g->NP, S8(p)));
+		v8 full = ANDNOT(_mm256_cmpeq_epi32(top, S8(0)), exists);
+		v8 ut = nibble_of(c->URG, top);
+		v8 bytes = _mm256_add_epi8(masked_bytes(c->CL[p], lte[0], lto[0]), masked_bytes(c->CH[p], lte[1], lto[1]));
+		v8 score = _mm256_madd_epi16(_mm256_maddubs_epi16(bytes, _mm256_set1_epi8(1)), _mm256_set1_epi16(1));
+		score = _mm256_add_epi32(score, AND(AND(full, _mm256_cmpgt_epi32(uc, ut)), S8(128)));
+		score = BLEND(ANDNOT(full, exists), score, S8(64));
+		v8 better = AND(exists, _mm256_cmpgt_epi32(to_score, score));
+		to = BLEND(better, to, S8(p));
+		to_score = BLEND(better, to_score, score);
+	}
+	return to;
+}
+
+/* Adds SIGN (1 or -1) to the count of rank R on pile P in the lanes of M. */
+static inline void count8(counts8 *c, v8 m, v8 p, v8 r, int sign)
+{
+	v8 sh = _mm256_slli_epi32(r, 2);
+	v8 dl = _mm256_sllv_epi32(S8(1), sh), dh = _mm256_sllv_epi32(S8(1), _mm256_sub_epi32(sh, S8(32)));
+	for (int j = 0; j < 4; j++) {
+		v8 mj = AND(m, _mm256_cmpeq_epi32(p, S8(j)));
+		if (sign > 0) {
+			c->CL[j] = _mm256_add_epi32(c->CL[j], AND(mj, dl));
+			c->CH[j] = _mm256_add_epi32(c->CH[j], AND(mj, dh));
+		} else {
+			c->CL[j] = _mm256_sub_epi32(c->CL[j], AND(mj, dl));
+			c->CH[j] = _mm256_sub_epi32(c->CH[j], AND(mj, dh));
+		}
+	}
+}
+
+/* Greedy games, move for move as greedy_lanes. */
+static void greedy_lanes8(lanes8 *g, counts8 *c, const v8 tab[4], const uint64_t *urg_tab)
+{
+	const v8 ZERO = S8(0);
+	for (;;) {
+		v8 zh = zero_nibbles16(XOR(g->NEED, times_1111(g->H)));
+		v8 z = ZERO;
+		for (int k = 0; k < 4; k++)
+			z = OR(z, _mm256_slli_epi32(zero_nibbles16(XOR(g->TOPS, g->NB[k])), k));
+		v8 live = ANDNOT(g->BAD, S8(-1));
+		v8 tf = ANDNOT(_mm256_cmpeq_epi32(z, ZERO), live);
+		v8 hand = ANDNOT(OR(tf, _mm256_cmpeq_epi32(g->H, ZERO)), live);
+		v8 hf = ANDNOT(_mm256_cmpeq_epi32(zh, ZERO), hand), pl = ANDNOT(hf, hand);
+		if (!any8(OR(tf, hand)))
+			break;
+		v8 b = lowest_bit8(BLEND(tf, zh, z));
+		v8 k = AND(BLEND(tf, _mm256_srli_epi32(b, 2), b), S8(3));
+		v8 to = place8(g, c, pl);
+		v8 p = AND(BLEND(pl, _mm256_srli_epi32(b, 2), to), S8(3));
+		count8(c, pl, p, g->H, 1);
+		v8 top = piles8(g, pl, tf, p);
+		count8(c, tf, p, top, -1);
+		turn8(g, hand);
+		v8 fm = OR(tf, hf);
+		advance8(g, fm, k, tab);
+		v8 idx = _mm256_slli_epi32(AND(g->FOUND, S8(0xFFFF)), 1);
+		c->URG[0] = _mm256_mask_i32gather_epi32(c->URG[0], (const int *)urg_tab, idx, fm, 4);
+		c->URG[1] = _mm256_mask_i32gather_epi32(c->URG[1], (const int *)urg_tab + 1, idx, fm, 4);
+		g->STEPS = _mm256_sub_epi32(g->STEPS, OR(tf, hand));
+	}
+}
+
+static size_t greedy_avx2(const calc_state *states, size_t n, calcbatch_outcome *out)
+{
+	static _Thread_local lanes8 g;
+	counts8 c;
+	v8 tab[4];
+	need_tables(tab);
+	const uint64_t *urg_tab = urgency_table();
+	size_t replayed = 0;
+	for (size_t b = 0; b < n; b += 8) {
+		int m = n - b < 8 ? (int)(n - b) : 8;
+		lanes8_load_states(&g, states + b, m, tab);
+		counts8_load(&c, states + b, m, urg_tab, g.FOUND);
+		greedy_lanes8(&g, &c, tab, urg_tab);
+		replayed += lanes8_outcomes(&g, m, out + b, greedy_replay, states + b);
+	}
+	return replayed;
+}
+
 
 ISA_END
 #endif
@@ -783,6 +990,8 @@ size_t calcbatch_greedy(const calc_state *states, size_t n, calcbatch_outcome *o
 #ifdef CALCBATCH_SIMD
 	if (isa_path() >= ISA_AVX512)
 		replayed = greedy_avx512(states, n, out);
+	else if (isa_path() == ISA_AVX2)
+		replayed = greedy_avx2(states, n, out);
 	else
 #endif
 		for (size_t g = 0; g < n; g++)
