@@ -340,6 +340,21 @@ make_rows() { # N
 	assert_output --regexp "^sum_v,v_na
 -?[0-9]+\.[0-9]{7,},[0-9]+$"
 	same_with_jobs inexact.csv
+	# gzip: one thread inflates while another parses, and its errors come
+	# where one thread's come, with the same line.
+	make_rows 60000 > big.csv
+	gzip -c big.csv > big.csv.gz
+	head -c 100000 big.csv.gz > trunc.gz
+	cp big.csv.gz corrupt.gz
+	printf '\377\023\167\000\221' | dd of=corrupt.gz bs=1 seek=120000 conv=notrunc 2> /dev/null
+	for f in big.csv.gz trunc.gz corrupt.gz; do
+		want=$(summarize -j 1 -g k count mean:v "$f" 2>&1; echo "rc=$?")
+		[ "$(summarize -j 2 -g k count mean:v "$f" 2>&1; echo "rc=$?")" = "$want" ]
+		[ "$(summarize -j 2 -g k count mean:v - < "$f" 2>&1; echo "rc=$?")" = "${want//$f/-}" ]
+	done
+	run summarize -j 2 count trunc.gz
+	assert_failure 1
+	assert_output --regexp "^summarize: trunc.gz:[0-9]+: truncated gzip data: the stream ends early$"
 	run summarize -j 0 count rows.csv
 	assert_failure 2
 	assert_line --index 0 "summarize: invalid --jobs '0': expected an integer from 1 to 1024"

@@ -4,6 +4,8 @@
 #include <fcntl.h>
 #include <iconv.h>
 #include <limits.h>
+#include <pthread.h>
+#include <setjmp.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -23,6 +25,28 @@
 static const char bom[3] = {'\xEF', '\xBB', '\xBF'};
 
 static size_t max_line; /* 0: not decided yet */
+static bool prefetch_wanted; /* input_set_prefetch */
+
+/* A thread that reads (and inflates) ahead: it fills free buffers of the
+ * buffer's size, which the reader swaps for its own in input_block, in
+ * the same pieces a reader without it would get, so that an error is
+ * reported at the same place: after the pieces before it are used up,
+ * with the line counted the same way. */
+enum { PREFETCH_BUFS = 3 };
+typedef struct {
+	pthread_t tid;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	char *ready[PREFETCH_BUFS];
+	size_t ready_len[PREFETCH_BUFS];
+	int nready, head;
+	char *spare[PREFETCH_BUFS + 1];
+	int nspare;
+	bool done, stop, failed;
+	char msg[256];
+	char *err_buf;  /* the failed piece, its first err_pending bytes made */
+	size_t err_pending;
+} prefetch;
 
 bool input_parse_size(const char *s, size_t *out)
 {
@@ -90,7 +114,10 @@ struct input_file {
 	 * (input_restrict) how many more may be. */
 	int64_t pos, left;
 	bool ranged;
+	prefetch *pf; /* reading ahead, from the first block on */
 };
+
+static _Thread_local input_file *producing; /* in the prefetch thread */
 
 /* The line an error found while reading on is on: past the lines handed
  * out and those waiting in the buffer. */
@@ -110,6 +137,11 @@ static noreturn void __attribute__((format(printf, 2, 3))) fail(const input_file
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
+	if (producing == f) { /* the reader reports it when it gets there */
+		memcpy(f->pf->msg, msg, sizeof msg);
+		f->pf->err_pending = f->pending;
+		longjmp(*util_die_trap, 1);
+	}
 	die_at(f->name, error_line(f), "%s", msg);
 }
 
@@ -387,6 +419,125 @@ const char *input_getline(input_file *f, size_t *len)
 	}
 }
 
+static void *prefetch_run(void *arg)
+{
+	input_file *f = arg;
+	prefetch *pf = f->pf;
+	jmp_buf trap;
+	producing = f;
+	util_die_trap = &trap;
+	for (;;) {
+		pthread_mutex_lock(&pf->mu);
+		while (!pf->stop && pf->nspare == 0)
+			pthread_cond_wait(&pf->cv, &pf->mu);
+		if (pf->stop) {
+			pthread_mutex_unlock(&pf->mu);
+			break;
+		}
+		char *buf = pf->spare[--pf->nspare];
+		pthread_mutex_unlock(&pf->mu);
+		volatile size_t n = 0;
+		bool failed = setjmp(trap) != 0;
+		if (!failed)
+			n = produce(f, buf, f->cap);
+		pthread_mutex_lock(&pf->mu);
+		if (failed) {
+			if (!pf->msg[0])
+				snprintf(pf->msg, sizeof pf->msg, "out of memory");
+			pf->failed = true;
+			pf->err_buf = buf;
+		} else if (n == 0) {
+			pf->spare[pf->nspare++] = buf;
+		} else {
+			int at = (pf->head + pf->nready) % PREFETCH_BUFS;
+			pf->ready[at] = buf;
+			pf->ready_len[at] = n;
+			pf->nready++;
+		}
+		pf->done = failed || n == 0;
+		pthread_cond_broadcast(&pf->cv);
+		pthread_mutex_unlock(&pf->mu);
+		if (pf->done)
+			break;
+	}
+	util_die_trap = NULL;
+	producing = NULL;
+	return NULL;
+}
+
+/* Starts the thread reading ahead, if one is wanted and can start. */
+static void prefetch_start(input_file *f)
+{
+	struct stat st;
+	if (!f->gzip && fstat(f->fd, &st) == 0 && S_ISREG(st.st_mode))
+		return; /* the kernel reads plain files ahead already */
+	prefetch *pf = xcalloc(1, sizeof *pf);
+	pthread_mutex_init(&pf->mu, NULL);
+	pthread_cond_init(&pf->cv, NULL);
+	for (int i = 0; i < PREFETCH_BUFS; i++)
+		pf->spare[pf->nspare++] = xmalloc(f->cap);
+	f->pf = pf;
+	if (pthread_create(&pf->tid, NULL, prefetch_run, f) != 0) {
+		for (int i = 0; i < pf->nspare; i++)
+			free(pf->spare[i]);
+		free(pf);
+		f->pf = NULL;
+	}
+}
+
+/* The next piece into buf from the thread reading ahead; as fill. */
+static void prefetch_fill(input_file *f)
+{
+	prefetch *pf = f->pf;
+	pthread_mutex_lock(&pf->mu);
+	while (pf->nready == 0 && !pf->done)
+		pthread_cond_wait(&pf->cv, &pf->mu);
+	if (pf->nready) {
+		pf->spare[pf->nspare++] = f->buf;
+		f->buf = pf->ready[pf->head];
+		f->end = pf->ready_len[pf->head];
+		pf->head = (pf->head + 1) % PREFETCH_BUFS;
+		pf->nready--;
+		pthread_cond_broadcast(&pf->cv);
+		pthread_mutex_unlock(&pf->mu);
+		return;
+	}
+	pthread_mutex_unlock(&pf->mu);
+	if (!pf->failed) {
+		f->eof = true;
+		return;
+	}
+	/* As fill would have failed here: the piece's bytes made before the
+	 * error count for the line. */
+	memcpy(f->buf, pf->err_buf, pf->err_pending);
+	f->pending = pf->err_pending;
+	die_at(f->name, error_line(f), "%s", pf->msg);
+}
+
+static void prefetch_stop(input_file *f)
+{
+	prefetch *pf = f->pf;
+	pthread_mutex_lock(&pf->mu);
+	pf->stop = true;
+	pthread_cond_broadcast(&pf->cv);
+	pthread_mutex_unlock(&pf->mu);
+	pthread_join(pf->tid, NULL);
+	for (int i = 0; i < pf->nready; i++)
+		free(pf->ready[(pf->head + i) % PREFETCH_BUFS]);
+	for (int i = 0; i < pf->nspare; i++)
+		free(pf->spare[i]);
+	free(pf->err_buf);
+	pthread_mutex_destroy(&pf->mu);
+	pthread_cond_destroy(&pf->cv);
+	free(pf);
+	f->pf = NULL;
+}
+
+void input_set_prefetch(bool on)
+{
+	prefetch_wanted = on;
+}
+
 const char *input_block(input_file *f, size_t max, size_t *len)
 {
 	f->blocks = true;
@@ -396,7 +547,12 @@ const char *input_block(input_file *f, size_t max, size_t *len)
 		if (f->eof)
 			return NULL;
 		f->start = f->end = 0;
-		fill(f);
+		if (prefetch_wanted && !f->pf && !f->first && !f->ranged)
+			prefetch_start(f);
+		if (f->pf)
+			prefetch_fill(f);
+		else
+			fill(f);
 		if (f->end == 0)
 			return NULL;
 	}
@@ -434,6 +590,8 @@ void input_close(input_file *f)
 {
 	if (!f)
 		return;
+	if (f->pf)
+		prefetch_stop(f);
 	if (f->gzip)
 		inflateEnd(&f->z);
 	close(f->fd);

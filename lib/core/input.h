@@ -57,6 +57,11 @@ bool input_line_has_nul(const input_file *f);
 long input_lineno(const input_file *f);
 void input_close(input_file *f);
 
+/* With ON, gzip files and pipes opened from now on are read (and
+ * inflated) by a thread of their own once read in blocks, while the
+ * caller parses: the same blocks and errors, sooner (summarize -j). */
+void input_set_prefetch(bool on);
+
 /* For readers of a plain file in byte ranges (summarize -j): the offset
  * in the file of the next byte not yet handed out, or -1 unless F is a
  * regular file, not gzip, still read line by line. */

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/input.h"
 #include "core/output.h"
 #include "core/table.h"
 #include "core/util.h"
@@ -198,6 +199,8 @@ int summarizerun_main(summarizerun_opts *o)
 	o->summary.quiet |= o->common.out.quiet;
 	int jobs = o->jobs ? o->jobs : summarizerun_cores();
 	summary *s = summary_new(&o->summary);
+	/* gzip and pipes: one thread inflates (or reads) while one parses. */
+	input_set_prefetch(jobs > 1);
 	for (int i = 0; i < nfiles; i++) {
 		if (o->merge) {
 			summary_merge_table(s, files[i]);
