@@ -329,6 +329,13 @@ make_rows() { # N
 	run summarize -j 3 -g k mean:v bad.csv
 	assert_failure 1
 	assert_output "summarize: bad.csv:4002: column 'v': 'oops' is not a number"
+	# A FIFO is read once, by one thread.
+	mkfifo fifo.csv
+	cat rows.csv > fifo.csv &
+	run summarize -j 2 count fifo.csv
+	assert_success
+	assert_output "count
+4000"
 	{ cat rows.csv; echo "x,1,b,extra"; } > wide.csv
 	run summarize -j 2 count wide.csv
 	assert_failure 1

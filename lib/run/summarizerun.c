@@ -137,11 +137,14 @@ enum { SPLIT_DONE, SPLIT_RECUT, SPLIT_NOT };
 static int add_split(summary *s, const summarizerun_opts *o, const char *path, int n, bool exact)
 {
 	int64_t data = -1, size = 0;
+	struct stat st;
+	/* Only a plain file can be read twice: a FIFO's rows are read once. */
+	if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+		return SPLIT_NOT;
 	table *t = table_open(path, NULL);
 	data = table_data_offset(t);
 	table_close(t);
 	int fd = open(path, O_RDONLY);
-	struct stat st;
 	if (fd < 0 || fstat(fd, &st) != 0 || data < 0) {
 		if (fd >= 0)
 			close(fd);
