@@ -90,7 +90,8 @@ static uint64_t ray_up[64][4], ray_down[64][4];
 static uint8_t edge_stable[256][256];
 /* The 8 bits of a byte spread down file a (bit i to square 8i). */
 static uint64_t file_of_byte[256];
-/* Diagonals of 2 squares or more: a1-h8 direction, then a8-h1. */
+/* Diagonals of 2 squares or more, in pairs: one in the a1-h8 direction,
+ * one in the a8-h1 direction. */
 static uint64_t diagonals[26];
 
 static void rays_init(void)
