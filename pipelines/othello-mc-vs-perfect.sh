@@ -183,7 +183,7 @@ playout -n 1 -q "$out/children.csv" > "$out/children-game.csv"
 # A move that ends the game scores the final count (the empty squares to
 # the winner), for the side that made it.
 awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; print "pid,chosen,score"; next }
-	$c["plies"] == 0 { b = $c["black"]; w = $c["white"]; e = 64 - b - w
+	$c["plies"] == 0 { b = $c["black_discs"]; w = $c["white_discs"]; e = 64 - b - w
 		d = $c["first_player"] == "black" ? w - b : b - w
 		print $c["pid"] "," $c["chosen"] "," (d > 0 ? d + e : d < 0 ? d - e : 0) }' "$out/children-game.csv" > "$out/children-over.csv"
 awk -F, 'NR == FNR { if (FNR > 1) over[$1, $2] = 1; next } FNR == 1 || !(($1, $2) in over)' \

@@ -340,6 +340,46 @@ summarize: -:1: missing column 'nope'"
 	assert_output "othello-mc-vs-perfect.sh: --empties wants a positive number"
 }
 
+@test "othello-league.sh: a round robin, its crosstable and standings; JOBS change nothing" {
+	run "$TOP/pipelines/othello-league.sh" --players "random mc:5 mcts:50" --games 6 -j 1 -o one
+	assert_success
+	assert_output "Score of the row's player against the column's (6 games a pair, colours swapped):
+                 random       mc:5    mcts:50
+random                -      0.000      0.000
+mc:5              1.000          -      0.333
+mcts:50           1.000      0.667          -
+
+Standings (score against the field, 95% interval, the Elo difference it implies):
+player        games  score  95% interval     Elo    won  drawn
+mcts:50          12  0.833  0.552-0.953    +280  0.833  0.000
+mc:5             12  0.667  0.391-0.862    +120  0.667  0.000
+random           12  0.000  0.000-0.242    -inf  0.000  0.000"
+	one=$output
+	run "$TOP/pipelines/othello-league.sh" --players "random mc:5 mcts:50" --games 6 -j 3 -o three
+	assert_equal "$output" "$one"
+	cmp one/games.csv three/games.csv
+	# Every pair's games, each player black in half of them.
+	run bash -c "summarize --crosstab black_player,white_player count one/games.csv"
+	assert_output "black_player,mc:5,random,mcts:50
+random,3,0,3
+mc:5,0,3,3
+mcts:50,3,3,0"
+	run cat one/crosstable.csv
+	assert_output "player,random,mc:5,mcts:50
+random,,0,0
+mc:5,1,,0.3333333333333333
+mcts:50,1,0.6666666666666666,"
+	run "$TOP/pipelines/othello-league.sh" --players "random x:1"
+	assert_failure 2
+	assert_output "othello-league.sh: playout: --black: 'x:1' is not random, mc:N, mcts:N, perfect or perfect:N (1 <= N <= 100000000)"
+	run "$TOP/pipelines/othello-league.sh" --players "random random"
+	assert_failure 2
+	assert_output "othello-league.sh: --players names random twice"
+	run "$TOP/pipelines/othello-league.sh" --players random
+	assert_failure 2
+	assert_output "othello-league.sh: --players wants two players or more"
+}
+
 @test "calc-success.sh: the seed's tables beside its figures, peek and hidden, shards equal one run, a PNG" {
 	run "$TOP/pipelines/calc-success.sh" --games 2 --playouts "20 1000" --trees "1x2 2x2:3" --badmax 0.05 -j 2 -o cs
 	assert_success

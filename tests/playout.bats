@@ -63,7 +63,7 @@ AFTER_F5_D6_C3="------------------X--------XX------OXX-----O--------------------
 	assert_output "9,3005288"
 	# Mid-game positions: the first 20 moves of random games.
 	playout -n 12 --seed 5 --moves | awk -F, 'NR == 1 { print "moves"; next }
-		{ n = split($9, m, " "); s = m[1]; for (i = 2; i <= 20 && i <= n; i++) s = s " " m[i]; print s }' > games.csv
+		{ n = split($11, m, " "); s = m[1]; for (i = 2; i <= 20 && i <= n; i++) s = s " " m[i]; print s }' > games.csv
 	playout --perft 6 games.csv | cut -d, -f1-3 > p.csv
 	playout --perft 6 --hash 64K games.csv | cut -d, -f1-3 > h.csv
 	run cmp p.csv h.csv
@@ -81,11 +81,11 @@ AFTER_F5_D6_C3="------------------X--------XX------OXX-----O--------------------
 @test "random games: one exact row per game" {
 	run playout -n 4 --seed 42
 	assert_success
-	assert_output "game,seed,first_player,first_move,plies,black,white,winner
-1,42,black,d3,60,29,35,white
-2,42,black,d3,60,32,32,draw
-3,42,black,c4,60,39,25,black
-4,42,black,d3,60,27,37,white"
+	assert_output "game,seed,black_player,white_player,first_player,first_move,plies,black_discs,white_discs,winner
+1,42,random,random,black,d3,60,29,35,white
+2,42,random,random,black,d3,60,32,32,draw
+3,42,random,random,black,c4,60,39,25,black
+4,42,random,random,black,d3,60,27,37,white"
 }
 
 @test "shards reproduce the unsplit run row for row" {
@@ -107,7 +107,7 @@ AFTER_F5_D6_C3="------------------X--------XX------OXX-----O--------------------
 	run bash -c "playout --perft 3 games.csv | awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if (\$i == \"leaves\") c = i; next } { print \$c }' | sort | uniq -c"
 	assert_output "     90 1"
 	# Disc counts never exceed 64, and plies equal the moves listed.
-	run awk -F, 'NR > 1 { n = split($9, m, " "); if (n != $5 || $6 + $7 > 64) bad++ } END { print bad + 0 }' games.csv
+	run awk -F, 'NR > 1 { n = split($11, m, " "); if (n != $7 || $8 + $9 > 64) bad++ } END { print bad + 0 }' games.csv
 	assert_output "0"
 }
 
@@ -125,7 +125,7 @@ AFTER_F5_D6_C3="------------------X--------XX------OXX-----O--------------------
 	run cmp a.csv b.csv
 	assert_success
 	run sed -n 2p a.csv
-	assert_output --regexp '^1,1,2,white,(d3|e3|f3|c5|f4|c6|b6|f6|g5),'
+	assert_output --regexp '^1,1,2,random,random,white,(d3|e3|f3|c5|f4|c6|b6|f6|g5),'
 }
 
 @test "position tables: other columns are carried, positions numbered across files" {
@@ -133,11 +133,11 @@ AFTER_F5_D6_C3="------------------X--------XX------OXX-----O--------------------
 	printf 'id,moves\nstart,\n' > b.csv
 	run playout -n 2 a.csv b.csv
 	assert_success
-	assert_output "position,id,game,seed,first_player,first_move,plies,black,white,winner
-1,opening,1,1,white,f3,57,27,37,white
-1,opening,2,1,white,f4,57,31,33,white
-2,start,1,1,black,f5,60,23,41,white
-2,start,2,1,black,d3,60,18,46,white"
+	assert_output "position,id,game,seed,black_player,white_player,first_player,first_move,plies,black_discs,white_discs,winner
+1,opening,1,1,random,random,white,f3,57,27,37,white
+1,opening,2,1,random,random,white,f4,57,31,33,white
+2,start,1,1,random,random,black,f5,60,23,41,white
+2,start,2,1,random,random,black,d3,60,18,46,white"
 	printf 'name,moves\nx,\n' > c.csv
 	run playout a.csv c.csv
 	assert_failure 1
@@ -172,17 +172,17 @@ f5,200,86,16"
 	assert_output "position,move,games,wins,draws,losses,win_rate
 1,a1,3,3,0,0,1"
 	run playout -n 2 --moves pass.csv
-	assert_output "position,game,seed,first_player,first_move,plies,black,white,winner,moves
-1,1,1,black,pass,2,0,12,white,pass a1
-1,2,1,black,pass,2,0,12,white,pass a1"
+	assert_output "position,game,seed,black_player,white_player,first_player,first_move,plies,black_discs,white_discs,winner,moves
+1,1,1,random,random,black,pass,2,0,12,white,pass a1
+1,2,1,random,random,black,pass,2,0,12,white,pass a1"
 }
 
 @test "mcts:1000 beats random in at least 95% of 200 games" {
 	playout --black mcts:1000 -n 100 --seed 11 -q > b.csv
 	playout --white mcts:1000 -n 100 --seed 12 -q > w.csv
-	run awk -F, 'NR > 1 && $8 == "black" { n++ } END { print n + 0 }' b.csv
+	run awk -F, 'NR > 1 && $10 == "black" { n++ } END { print n + 0 }' b.csv
 	b=$output
-	run awk -F, 'NR > 1 && $8 == "white" { n++ } END { print n + 0 }' w.csv
+	run awk -F, 'NR > 1 && $10 == "white" { n++ } END { print n + 0 }' w.csv
 	w=$output
 	echo "mcts won $b as black and $w as white"
 	[ $((b + w)) -ge 190 ]
@@ -214,9 +214,43 @@ f5,200,86,16"
 draw"
 }
 
+@test "--show -o FILE: the drawing goes to FILE, nothing to stdout" {
+	playout --show --seed 42 > want.txt
+	run playout --show --seed 42 -o got.txt
+	assert_success
+	assert_output ""
+	cmp want.txt got.txt
+	playout -g calc --show --seed 3 > want.txt
+	playout -g calc --show --seed 3 -o got.txt.gz
+	run bash -c "zcat got.txt.gz | cmp - want.txt"
+	assert_success
+}
+
+@test "matches name their players on every row; --both-sides swaps them per pair" {
+	run playout --black mc:5 -n 4 --seed 5 --both-sides
+	assert_success
+	assert_output "game,seed,black_player,white_player,first_player,first_move,plies,black_discs,white_discs,winner
+1,5,mc:5,random,black,d3,61,40,24,black
+2,5,random,mc:5,black,d3,60,21,43,white
+3,5,mc:5,random,black,f5,60,44,20,black
+4,5,random,mc:5,black,e6,60,27,37,white"
+	# A shard's game 2 is the run's game 2, players swapped as in the run.
+	run bash -c "playout --black mc:5 --first-game 2 -n 1 --seed 5 --both-sides | tail -1"
+	assert_output "2,5,random,mc:5,black,d3,60,21,43,white"
+	# Each player's score, whatever the colour: rows by player.
+	run bash -c "playout --black mc:5 -n 4 --seed 5 --both-sides | awk -F, 'NR > 1 { print \$3, (\$10 == \"black\") ; print \$4, (\$10 == \"white\") }' | sort | uniq -c"
+	assert_output "      4 mc:5 1
+      4 random 0"
+	run bash -c "playout --black mc:5 --show --first-game 2 --both-sides | head -1"
+	assert_output "game 2, seed 1: black (X) random, white (O) mc:5"
+	run playout --per-move 10 --both-sides
+	assert_failure 2
+	assert_output --partial "take neither -n, --moves, players nor --both-sides"
+}
+
 @test "TSV output and gzip" {
 	run bash -c "playout -n 1 -t | head -1"
-	assert_output "$(printf 'game\tseed\tfirst_player\tfirst_move\tplies\tblack\twhite\twinner')"
+	assert_output "$(printf 'game\tseed\tblack_player\twhite_player\tfirst_player\tfirst_move\tplies\tblack_discs\twhite_discs\twinner')"
 	playout -n 3 -o g.csv.gz
 	run bash -c "zcat g.csv.gz | wc -l"
 	assert_output "4"
@@ -271,7 +305,7 @@ draw"
 	assert_failure 2
 	run playout --per-move 5 --black mc:3
 	assert_failure 2
-	assert_line --index 0 "playout: --per-move, --perft and --solve take neither -n, --moves nor players"
+	assert_line --index 0 "playout: --per-move, --perft and --solve take neither -n, --moves, players nor --both-sides"
 	run playout --perft 2 --per-move 2
 	assert_failure 2
 	assert_line --index 0 "playout: --per-move, --perft, --solve and --show are separate modes: choose one"
@@ -390,7 +424,7 @@ check_published() {
 	assert_line --index 0 "playout: --per-move, --perft, --solve and --show are separate modes: choose one"
 	run playout --solve -n 2 two.csv
 	assert_failure 2
-	assert_line --index 0 "playout: --per-move, --perft and --solve take neither -n, --moves nor players"
+	assert_line --index 0 "playout: --per-move, --perft and --solve take neither -n, --moves, players nor --both-sides"
 	run playout --max-empties 20 two.csv
 	assert_failure 2
 	assert_line --index 0 "playout: --max-empties is for --solve, --solve-all and perfect players"
@@ -408,7 +442,7 @@ check_published() {
 	playout --black perfect --white perfect --max-empties 14 -q seven.csv > pp.csv
 	# The score counts the empty squares left for the winner.
 	score='{ e = 64 - $b - $w; d = $b - $w; s = d > 0 ? d + e : d < 0 ? d - e : 0 }'
-	run awk -F, "NR == 1 { for (i = 1; i <= NF; i++) { if (\$i == \"black\") b = i; if (\$i == \"white\") w = i }; next } $score { print \$2, s - \$3 }" pp.csv
+	run awk -F, "NR == 1 { for (i = 1; i <= NF; i++) { if (\$i == \"black_discs\") b = i; if (\$i == \"white_discs\") w = i }; next } $score { print \$2, s - \$3 }" pp.csv
 	assert_output "1 0
 2 0
 3 0
@@ -418,7 +452,7 @@ check_published() {
 7 0"
 	# Against random, perfect black never scores less than the problem's value.
 	playout --black perfect --max-empties 14 -n 4 --seed 3 -q seven.csv > pr.csv
-	run awk -F, "NR == 1 { for (i = 1; i <= NF; i++) { if (\$i == \"black\") b = i; if (\$i == \"white\") w = i }; next } $score { n++; worse += s < \$3 } END { print n, worse + 0 }" pr.csv
+	run awk -F, "NR == 1 { for (i = 1; i <= NF; i++) { if (\$i == \"black_discs\") b = i; if (\$i == \"white_discs\") w = i }; next } $score { n++; worse += s < \$3 } END { print n, worse + 0 }" pr.csv
 	assert_output "28 0"
 }
 
@@ -427,12 +461,12 @@ check_published() {
 	playout --black perfect:200 --max-empties 12 -n 3 --seed 8 --moves -q > b.csv
 	run cmp a.csv b.csv
 	assert_success
-	run bash -c "cut -d, -f1-3 a.csv"
-	assert_output "game,seed,first_player
-1,8,black
-2,8,black
-3,8,black"
-	run awk -F, 'NR > 1 && $8 == "black" { n++ } END { print n + 0 }' a.csv
+	run bash -c "cut -d, -f1-5 a.csv"
+	assert_output "game,seed,black_player,white_player,first_player
+1,8,perfect:200,random,black
+2,8,perfect:200,random,black
+3,8,perfect:200,random,black"
+	run awk -F, 'NR > 1 && $10 == "black" { n++ } END { print n + 0 }' a.csv
 	assert_output "3"
 }
 
@@ -624,7 +658,7 @@ success, 0 cards left"
 	assert_line --index 0 "playout: invalid --hold '53': expected an integer from 0 to 52"
 	run playout -g calc --perft 3
 	assert_failure 2
-	assert_line --index 0 "playout: --black, --white, --per-move, --perft, --hash, --solve, --solve-all and --max-empties are for --game othello"
+	assert_line --index 0 "playout: --black, --white, --per-move, --perft, --hash, --solve, --solve-all, --max-empties and --both-sides are for --game othello"
 	run playout --policy greedy
 	assert_failure 2
 	assert_line --index 0 "playout: --policy, --variant, --playouts, --reward, --level, --width, --endgame, --samples, --exact, --exact-all, --hold and --peek are for --game calc"
@@ -644,7 +678,7 @@ success, 0 cards left"
 @test "a seed of 2^64-1 is written unsigned, for both games" {
 	run playout -n 1 --seed 18446744073709551615
 	assert_success
-	assert_line --index 1 --regexp "^1,18446744073709551615,black,"
+	assert_line --index 1 --regexp "^1,18446744073709551615,random,random,black,"
 	run playout -g calc -n 1 --seed 18446744073709551615
 	assert_success
 	assert_line --index 1 --regexp "^1,18446744073709551615,standard,random,"

@@ -191,6 +191,11 @@ output *output_open(const char *path, const output_opts *opts)
 	return o;
 }
 
+void output_text(output *o, const char *s, size_t n)
+{
+	put(o, s, n);
+}
+
 void output_field_n(output *o, const char *s, size_t n)
 {
 	if (o->col++ > 0)

@@ -32,6 +32,9 @@ void output_na(output *o);
 void output_end_row(output *o);
 /* A header or any row of plain strings at once. */
 void output_row(output *o, const char *const *fields, size_t n);
+/* Text for people as it is (no fields, no quoting): --show's drawings,
+ * written like a table (to FILE atomically, gzip if asked). */
+void output_text(output *o, const char *s, size_t n);
 /* Flushes, closes and (for a file) renames into place; dies on error. */
 void output_close(output *o);
 

@@ -142,7 +142,8 @@ static void run_show(calcrun_opts *o, const deals *ds)
 	calc_deal(&s, o->variant, deck);
 	char text[53];
 	calc_format_deck(deck, calc_stock_size(o->variant), text);
-	FILE *f = stdout;
+	run_drawing dr;
+	FILE *f = run_drawing_open(&dr, &o->common);
 	fprintf(f, "game %lld, seed %llu, %s, %s\ndeck %s\n\n", (long long)o->common.first,
 		(unsigned long long)o->common.seed, variant_name(o->variant), o->policy_name, text);
 	show_state(f, &s);
@@ -155,7 +156,7 @@ static void run_show(calcrun_opts *o, const deals *ds)
 		show_state(f, &s);
 	}
 	fprintf(f, "\n%s, %d cards left\n", calc_success(&s) ? "success" : "failure", calc_rest(&s));
-	util_flush_stdout();
+	run_drawing_close(&dr, &o->common);
 }
 
 static void write_header(const calcrun_opts *o, const deals *ds, output *out)

@@ -144,12 +144,22 @@ static double now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+/* Game ID: whether --both-sides gives black's player to white (the second
+ * game of each pair). */
+static bool swapped(const othellorun_opts *o, int64_t id)
+{
+	return o->both_sides && id % 2 == 0;
+}
+
 static void write_game(output *out, const othellorun_opts *o, const othello_pos *start,
 		       const othello_game *g, int64_t id)
 {
 	char name[5];
+	bool sw = swapped(o, id);
 	output_int(out, id);
 	output_uint(out, o->common.seed);
+	output_field(out, sw ? o->white : o->black);
+	output_field(out, sw ? o->black : o->white);
 	output_field(out, side_name(start->turn));
 	if (g->plies)
 		output_field(out, othello_move_name(g->moves[0], name));
@@ -178,15 +188,16 @@ static void write_game(output *out, const othellorun_opts *o, const othello_pos 
 	output_end_row(out);
 }
 
-/* A match between two players from START (random ones draw exactly as
- * the batched random playouts do, through the same stream). */
-static void play_match(othelloplay pl[2], const othello_pos *start, rng *r, othello_game *g)
+/* A match between two players, black's and white's, from START (random
+ * ones draw exactly as the batched random playouts do, through the same
+ * stream). */
+static void play_match(othelloplay *pl[2], const othello_pos *start, rng *r, othello_game *g)
 {
 	othello_pos p = *start;
 	rng_draw d = {.r = r};
 	g->plies = 0;
 	while (!othello_over(&p)) {
-		int m = othelloplay_choose(&pl[p.turn], &p, &d);
+		int m = othelloplay_choose(pl[p.turn], &p, &d);
 		if (!othello_legal(&p, m))
 			die("internal error: a player chose an illegal move");
 		g->moves[g->plies++] = (uint8_t)m;
@@ -200,8 +211,9 @@ static void run_games(othellorun_opts *o, const positions *ps, output *out)
 	othelloplay *pl = o->player;
 	bool random = pl[0].kind == OTHELLOPLAY_RANDOM && pl[1].kind == OTHELLOPLAY_RANDOM;
 	head_position(out, ps);
-	static const char *const cols[] = {"game", "seed", "first_player", "first_move",
-					   "plies", "black", "white", "winner"};
+	static const char *const cols[] = {"game",	"seed",	 "black_player", "white_player",
+					   "first_player", "first_move", "plies", "black_discs",
+					   "white_discs", "winner"};
 	for (size_t k = 0; k < sizeof cols / sizeof *cols; k++)
 		output_field(out, cols[k]);
 	if (o->common.moves)
@@ -224,10 +236,13 @@ static void run_games(othellorun_opts *o, const positions *ps, output *out)
 			for (int j = 0; j < batch; j++)
 				rng_stream(&r[j], o->common.seed,
 					   rng_key(pos, 0, (uint64_t)(o->common.first + k + j)));
-			if (random)
+			if (random) {
 				othello_random_games(start, r, g, batch, o->common.moves);
-			else
-				play_match(pl, start, r, g);
+			} else {
+				bool sw = swapped(o, o->common.first + k);
+				othelloplay *match[2] = {&pl[sw], &pl[!sw]};
+				play_match(match, start, r, g);
+			}
 			for (int j = 0; j < batch; j++) {
 				row_position(out, ps, i);
 				write_game(out, o, start, &g[j], o->common.first + k + j);
@@ -445,12 +460,15 @@ static void run_show(othellorun_opts *o, const positions *ps)
 	rng_stream(&r, o->common.seed, rng_key(stream_of(ps, 0), 0, (uint64_t)o->common.first));
 	othello_pos p = ps->pos[0];
 	rng_draw d = {.r = &r};
-	FILE *f = stdout;
+	run_drawing dr;
+	FILE *f = run_drawing_open(&dr, &o->common);
+	bool sw = swapped(o, o->common.first);
+	othelloplay *match[2] = {&pl[sw], &pl[!sw]};
 	fprintf(f, "game %lld, seed %llu: black (X) %s, white (O) %s\n\n", (long long)o->common.first,
-		(unsigned long long)o->common.seed, o->black, o->white);
+		(unsigned long long)o->common.seed, sw ? o->white : o->black, sw ? o->black : o->white);
 	draw_board(f, &p, othello_moves(p.me, p.opp));
 	for (int ply = 1; !othello_over(&p); ply++) {
-		int m = othelloplay_choose(&pl[p.turn], &p, &d);
+		int m = othelloplay_choose(match[p.turn], &p, &d);
 		char name[5];
 		fprintf(f, "\n%d. %s %s\n", ply, side_name(p.turn), othello_move_name(m, name));
 		othello_play(&p, m);
@@ -460,7 +478,7 @@ static void run_show(othellorun_opts *o, const positions *ps)
 	}
 	int b = __builtin_popcountll(othello_black(&p)), w = __builtin_popcountll(othello_white(&p));
 	fprintf(f, "\n%s\n", b > w ? "black wins" : b < w ? "white wins" : "draw");
-	util_flush_stdout();
+	run_drawing_close(&dr, &o->common);
 }
 
 static run_opts *create(void)
@@ -504,6 +522,8 @@ static void option(run_opts *c, const char *name, const char *arg)
 		o->solve = o->solve == 2 ? 3 : 1;
 	} else if (!strcmp(name, "solve-all")) {
 		o->solve = o->solve == 1 ? 3 : 2;
+	} else if (!strcmp(name, "both-sides")) {
+		o->both_sides = true;
 	} else if (!strcmp(name, "max-empties")) {
 		o->max_empties = (int)cli_i64("--max-empties", arg, 0, 60);
 		o->max_empties_set = true;
@@ -522,8 +542,10 @@ static void check(const othellorun_opts *o)
 		die_usage("--solve and --solve-all are separate modes: choose one");
 	if ((o->per_move > 0) + (o->perft > 0) + (o->solve > 0) + c->show > 1)
 		die_usage("--per-move, --perft, --solve and --show are separate modes: choose one");
-	if ((o->per_move || o->perft || o->solve) && (players || c->moves || c->count_set))
-		die_usage("--per-move, --perft and --solve take neither -n, --moves nor players");
+	if ((o->per_move || o->perft || o->solve) && (players || c->moves || c->count_set ||
+						       o->both_sides))
+		die_usage("--per-move, --perft and --solve take neither -n, --moves, players nor "
+			  "--both-sides");
 	bool perfect = o->player[0].kind == OTHELLOPLAY_PERFECT ||
 		       o->player[1].kind == OTHELLOPLAY_PERFECT;
 	if (o->hash && !o->perft)
@@ -577,13 +599,15 @@ static const struct option options[] = {
 	{"solve", no_argument, NULL, 0},
 	{"solve-all", no_argument, NULL, 0},
 	{"max-empties", required_argument, NULL, 0},
+	{"both-sides", no_argument, NULL, 0},
 	{NULL, 0, NULL, 0},
 };
 
 const playoutgame othellorun_game = {
 	.name = "othello",
 	.usage = "Othello (--game othello, the default): one row per game,\n"
-		 "  game,seed,first_player,first_move,plies,black,white,winner[,moves]\n"
+		 "  game,seed,black_player,white_player,first_player,first_move,plies,\n"
+		 "  black_discs,white_discs,winner[,moves]\n"
 		 "from the standard start, or -n games from each position of the FILEs\n"
 		 "(tables with columns board and turn, or moves, or all three; '-' is\n"
 		 "stdin), whose other columns are carried along after a position column.\n"
@@ -593,6 +617,8 @@ const playoutgame othellorun_game = {
 		 "                        --max-empties empty squares on, mcts:N before;\n"
 		 "                        N defaults to 10000)\n"
 		 "      --white P         white's player, as for --black\n"
+		 "      --both-sides      the players swap colours in the second game of\n"
+		 "                        each pair (games 2, 4, ...)\n"
 		 "      --ucb C           mcts exploration constant (default 0.5)\n"
 		 "      --threshold T     mcts: visits before a leaf grows children\n"
 		 "                        (default 5)\n"

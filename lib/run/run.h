@@ -14,6 +14,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "core/cli.h"
 
@@ -33,5 +34,18 @@ typedef struct {
  * streams of a run apart (rng_key). */
 #define RUN_MAX_GAMES ((int64_t)1 << 32)
 #define RUN_MAX_POSITIONS ((int64_t)1 << 23)
+
+/* --show's drawing for people: to stdout as it is drawn, or with -o
+ * FILE into FILE at the end (written as a table is: atomically, gzip if
+ * asked). */
+typedef struct {
+	FILE *f;
+	char *buf;
+	size_t len;
+} run_drawing;
+
+FILE *run_drawing_open(run_drawing *d, const run_opts *o);
+/* Finishes the drawing: flushes stdout, or writes FILE. */
+void run_drawing_close(run_drawing *d, const run_opts *o);
 
 #endif

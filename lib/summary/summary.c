@@ -76,8 +76,10 @@ enum {
 	NUMERIC = 1,  /* the engine parses the column's numbers into the
 		       * state's acc: empty and NA cells are counted in C_na,
 		       * other text is an error */
-	MERGEABLE = 2 /* exact partial state: --partial writes it, --merge
-		       * reads it (the last three members of its row) */
+	MERGEABLE = 2, /* exact partial state: --partial writes it, --merge
+			* reads it (the last three members of its row) */
+	ZERO_EMPTY = 4 /* a crosstab cell without rows shows the value of no
+			* rows (count: 0), not NA */
 };
 
 /* A row of the operation table: everything the engine knows of an
@@ -747,7 +749,7 @@ static const op_def op_defs[] = {
 	/* name, flags, state size and init, parse, add, na, header, value,
 	 * partial state: fields, writer, reader (NULL unless MERGEABLE),
 	 * release, merge */
-	{"count", MERGEABLE, sizeof(count_state), NULL, parse_none, add_count, NULL, header_name,
+	{"count", MERGEABLE | ZERO_EMPTY, sizeof(count_state), NULL, parse_none, add_count, NULL, header_name,
 	 value_count, count_fields, write_count, read_count, NULL, merge_count},
 	NUM("sum", value_sum),
 	NUM("mean", value_mean),
@@ -1378,6 +1380,18 @@ static uint32_t *group_order(const summary *s, int field)
 	return order;
 }
 
+/* The value of OP over no rows, from a fresh state. */
+static void write_empty_value(const summary *s, operation *op, output *out)
+{
+	void *x = xcalloc(1, op->def->size);
+	if (op->def->init)
+		op->def->init(x);
+	op->def->value(s, op, x, UINT32_MAX, out, true);
+	if (op->def->release)
+		op->def->release(x);
+	free(x);
+}
+
 static void write_crosstab(summary *s, output *out)
 {
 	/* Distinct row and column values, in first-seen (or sorted) order. */
@@ -1412,7 +1426,9 @@ static void write_crosstab(summary *s, output *out)
 		output_field_n(out, strmap_key(rows, r), strmap_key_len(rows, r));
 		for (uint32_t c = 0; c < nc; c++) {
 			int64_t g = cell[(size_t)r * nc + c];
-			if (g < 0)
+			if (g < 0 && (s->ops[0].def->flags & ZERO_EMPTY))
+				write_empty_value(s, &s->ops[0], out);
+			else if (g < 0)
 				output_na(out);
 			else
 				write_value(s, &s->ops[0], (uint32_t)g, out, true);
