@@ -339,6 +339,17 @@ void othello_format(const othello_pos *p, char out[65])
 	out[64] = '\0';
 }
 
+int othello_move_list(const othello_pos *p, int moves[64])
+{
+	uint64_t m = othello_moves(p->me, p->opp);
+	int n = 0;
+	if (!m)
+		moves[n++] = OTHELLO_PASS;
+	for (; m; m &= m - 1)
+		moves[n++] = __builtin_ctzll(m);
+	return n;
+}
+
 int othello_parse_move(const char *s, unsigned n)
 {
 	if (n == 4 && !memcmp(s, "pass", 4))

@@ -37,6 +37,9 @@ uint64_t othello_white(const othello_pos *p);
 
 /* Squares where the side owning ME may move. */
 uint64_t othello_moves(uint64_t me, uint64_t opp);
+/* The legal moves of P as move codes, a lone pass when it has none;
+ * returns how many (at most 64: never more moves than empty squares). */
+int othello_move_list(const othello_pos *p, int moves[64]);
 /* Discs flipped when the side owning ME plays SQ (0 if SQ is no move). */
 uint64_t othello_flips(uint64_t me, uint64_t opp, int sq);
 /* Whether MOVE (a square or OTHELLO_PASS) is legal: a pass only when the

@@ -42,18 +42,6 @@ void othelloplay_free(othelloplay *p)
 	p->solver = NULL;
 }
 
-/* Legal moves of POS as move codes (a lone pass when it has none). */
-static uint32_t move_list(const othello_pos *pos, int32_t moves[64])
-{
-	uint64_t m = othello_moves(pos->me, pos->opp);
-	uint32_t n = 0;
-	if (!m)
-		moves[n++] = OTHELLO_PASS;
-	for (; m; m &= m - 1)
-		moves[n++] = __builtin_ctzll(m);
-	return n;
-}
-
 /* Exactly the choice a random playout makes, so that random players
  * replay othello_random_game. */
 static int choose_random(const othello_pos *pos, rng_draw *d)
@@ -61,7 +49,7 @@ static int choose_random(const othello_pos *pos, rng_draw *d)
 	if (!othello_moves(pos->me, pos->opp))
 		return OTHELLO_PASS;
 	int32_t moves[64];
-	uint32_t n = move_list(pos, moves);
+	uint32_t n = (uint32_t)othello_move_list(pos, moves);
 	return moves[rng_draw_below(d, n)];
 }
 
@@ -70,7 +58,7 @@ static int choose_random(const othello_pos *pos, rng_draw *d)
 static int choose_mc(const othelloplay *p, const othello_pos *pos, rng *r)
 {
 	int32_t moves[64];
-	uint32_t n = move_list(pos, moves);
+	uint32_t n = (uint32_t)othello_move_list(pos, moves);
 	if (n == 1)
 		return moves[0];
 	int best = moves[0];
@@ -95,7 +83,7 @@ static int choose_mc(const othelloplay *p, const othello_pos *pos, rng *r)
 static int choose_mcts(othelloplay *p, const othello_pos *pos, rng *r)
 {
 	int32_t moves[64];
-	uint32_t n = move_list(pos, moves);
+	uint32_t n = (uint32_t)othello_move_list(pos, moves);
 	if (n == 1)
 		return moves[0];
 	mcts_tree *t = &p->tree;
@@ -110,7 +98,7 @@ static int choose_mcts(othelloplay *p, const othello_pos *pos, rng *r)
 			if (!t->node[node].nchild) {
 				if (t->node[node].visits < p->threshold || othello_over(&c))
 					break;
-				uint32_t k = move_list(&c, moves);
+				uint32_t k = (uint32_t)othello_move_list(&c, moves);
 				mcts_expand(t, node, moves, k);
 			}
 			node = mcts_select(t, node, p->ucb);

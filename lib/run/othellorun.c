@@ -275,12 +275,7 @@ static void run_per_move(const othellorun_opts *o, const positions *ps, output *
 		const othello_pos *root = &ps->pos[i];
 		if (othello_over(root))
 			continue;
-		uint64_t m = othello_moves(root->me, root->opp);
-		int moves[64], nm = 0;
-		if (!m)
-			moves[nm++] = OTHELLO_PASS;
-		for (; m; m &= m - 1)
-			moves[nm++] = __builtin_ctzll(m);
+		int moves[64], nm = othello_move_list(root, moves);
 		for (int a = 0; a < nm; a++) {
 			othello_pos child[OTHELLO_BATCH];
 			rng r[OTHELLO_BATCH];
@@ -416,12 +411,7 @@ static void run_solve(const othellorun_opts *o, const positions *ps, output *out
 			int move, score = othellosolve_best(s, p, &move);
 			solve_row(out, ps, i, move, score, othellosolve_nodes(s) - n0, now() - t0);
 		} else {
-			uint64_t m = othello_moves(p->me, p->opp);
-			int moves[64], nm = 0;
-			if (!m)
-				moves[nm++] = OTHELLO_PASS;
-			for (; m; m &= m - 1)
-				moves[nm++] = __builtin_ctzll(m);
+			int moves[64], nm = othello_move_list(p, moves);
 			for (int a = 0; a < nm; a++) {
 				uint64_t n0 = othellosolve_nodes(s);
 				double t0 = now();
