@@ -64,6 +64,7 @@ commands() {
 		done"
 	assert_success
 	assert_output "depth    games  win rate
+dictionary   depth     g
 policy
 mapper.sh:   while read
 hadoop jar hadoop-stream
