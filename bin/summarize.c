@@ -40,9 +40,13 @@ static const char usage_text[] =
 	"                        output one run over all the data would give\n"
 	"  -j, --jobs N          read each plain file with N threads (default: the\n"
 	"                        cores available); the output is the same\n"
+	"      --round N         write numbers with N decimals (0-15), for people;\n"
+	"                        by default in full precision, for programs\n"
+	"      --delimiter C     the input's field delimiter: one character, or tab\n"
+	"                        (default: a comma or a tab, as the header has)\n"
 	CLI_HELP;
 
-enum { OPT_SORT = 256, OPT_LEVEL, OPT_CROSSTAB, OPT_PARTIAL, OPT_MERGE };
+enum { OPT_SORT = 256, OPT_LEVEL, OPT_CROSSTAB, OPT_PARTIAL, OPT_MERGE, OPT_ROUND, OPT_DELIM };
 
 static const struct option long_opts[] = {
 	{"group", required_argument, NULL, 'g'},
@@ -52,6 +56,8 @@ static const struct option long_opts[] = {
 	{"partial", no_argument, NULL, OPT_PARTIAL},
 	{"merge", no_argument, NULL, OPT_MERGE},
 	{"jobs", required_argument, NULL, 'j'},
+	{"round", required_argument, NULL, OPT_ROUND},
+	{"delimiter", required_argument, NULL, OPT_DELIM},
 	CLI_LONG_OPTIONS,
 	{NULL, 0, NULL, 0},
 };
@@ -70,6 +76,17 @@ static const char **split(const char *arg, int *n, const char *what, char **copy
 	if (*n == 0)
 		die_usage("%s needs at least one column", what);
 	return v;
+}
+
+/* --delimiter's argument: one byte that can separate fields, or "tab". */
+static char parse_delim(const char *arg)
+{
+	if (strcmp(arg, "tab") == 0)
+		return '\t';
+	if (strlen(arg) != 1 || strchr("\"\r\n", arg[0]))
+		die_usage("invalid --delimiter '%s': expected one character other than a quote "
+			  "or a line end, or tab", arg);
+	return arg[0];
 }
 
 /* Fills O from the command line. *KEEP holds the group columns' text
@@ -94,11 +111,15 @@ static void parse(int argc, char **argv, summarizerun_opts *o, char **keep)
 		case OPT_PARTIAL: so->partial = true; break;
 		case OPT_MERGE: o->merge = true; break;
 		case 'j': o->jobs = (int)cli_i64("--jobs", optarg, 1, 1024); break;
+		case OPT_ROUND: so->round = (int)cli_i64("--round", optarg, 0, 15); break;
+		case OPT_DELIM: so->delim = parse_delim(optarg); break;
 		default:
 			if (!cli_option(c, optarg, usage_text, &o->common.out))
 				util_try_help();
 		}
 	}
+	if (so->partial && so->round >= 0)
+		die_usage("--round and --partial exclude each other: a partial keeps every digit");
 	if (crosstab) {
 		if (so->ngroup)
 			die_usage("--crosstab and --group exclude each other");
@@ -134,7 +155,7 @@ static void parse(int argc, char **argv, summarizerun_opts *o, char **keep)
 int main(int argc, char **argv)
 {
 	util_init(argv[0]);
-	summarizerun_opts o = {.summary = {.level = 0.95}};
+	summarizerun_opts o = {.summary = {.level = 0.95, .round = -1}};
 	char *group_text = NULL;
 	parse(argc, argv, &o, &group_text);
 	int rc = summarizerun_main(&o);

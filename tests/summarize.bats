@@ -195,10 +195,97 @@ x	1.5"
 0.55,0.1375"
 }
 
+@test "numbers in exponent form are summed exactly when their value is a whole count of 1e-6" {
+	printf 'x\n1e-3\n2.5E2\n-3.25e+1\n0.0000015e1\n' > e.csv
+	run summarize sum:x mean:x e.csv
+	assert_success
+	assert_output "sum_x,mean_x
+217.501015,54.37525375"
+	run summarize --partial sum:x e.csv
+	assert_output "sum:x#n,sum:x#na,sum:x#sum,sum:x#sumsq,sum:x#min,sum:x#max,sum:x#exact
+4,0,217.501015,63556.250001000225,-32.5,250,1"
+	# 1e-7 is no whole count of 1e-6: the sum is a double, marked inexact.
+	printf 'x\n1e-7\n' > f.csv
+	run summarize --partial sum:x f.csv
+	assert_output "sum:x#n,sum:x#na,sum:x#sum,sum:x#sumsq,sum:x#min,sum:x#max,sum:x#exact
+1,0,1e-07,9.999999999999998e-15,1e-07,1e-07,0"
+	# Shards merge into exactly the sum of one run.
+	printf 'x\n1e-3\n2.5E2\n' > s1.csv
+	printf 'x\n-3.25e+1\n0.0000015e1\n' > s2.csv
+	summarize --partial sum:x mean:x s1.csv > p1.csv
+	summarize --partial sum:x mean:x s2.csv > p2.csv
+	run summarize --merge p1.csv p2.csv
+	assert_output "sum_x,mean_x
+217.501015,54.37525375"
+	run summarize sum:x <(printf 'x\n1e\n')
+	assert_failure 1
+	assert_output --partial ":2: column 'x': '1e' is not a number"
+}
+
+@test "every output column name is unique: a repeated one gets _2, _3" {
+	printf 'p,w,mean_x,x\na,1,5,1\na,2,6,\nb,1,7,3\n' > u.csv
+	run summarize -g p,mean_x score:w=1/2 score:w=2/1 mean:x u.csv
+	assert_success
+	assert_output "p,mean_x,score_w,score_w_lo,score_w_hi,elo_w,score_w_2,score_w_lo_2,score_w_hi_2,elo_w_2,mean_x_2,x_na
+a,5,1,0.20654931437723745,1,Inf,0.5,0.05462075552885198,0.945379244471148,0,1,0
+a,6,0.5,0.05462075552885198,0.945379244471148,0,1,0.20654931437723745,1,Inf,NA,1
+b,7,1,0.20654931437723745,1,Inf,0.5,0.05462075552885198,0.945379244471148,0,3,0"
+	printf 'r,c\nx,r\nx,r_2\n' > c.csv
+	run summarize --crosstab r,c count c.csv
+	assert_output "r,r_2,r_2_2
+x,1,1"
+	run summarize mean:x mean:x u.csv
+	assert_failure 2
+	assert_line --index 0 "summarize: operation 'mean:x' given twice"
+}
+
+@test "--round N: N decimals for people; full precision by default" {
+	printf 'p,w,x\na,1,0.126\na,0,1e-3\nb,1,2\nb,1,-0.0001\n' > r.csv
+	run summarize --round 2 -g p count sum:x mean:x rate:w=1 r.csv
+	assert_success
+	assert_output "p,count,sum_x,mean_x,rate_w_1,rate_w_1_lo,rate_w_1_hi
+a,2,0.13,0.06,0.50,0.09,0.91
+b,2,2.00,1.00,1.00,0.34,1.00"
+	run summarize --round 0 sum:x min:x r.csv
+	assert_output "sum_x,min_x
+2,0"
+	run summarize --round 16 r.csv
+	assert_failure 2
+	assert_line --index 0 "summarize: invalid --round '16': expected an integer from 0 to 15"
+	run summarize --round 2 --partial count r.csv
+	assert_failure 2
+	assert_line --index 0 "summarize: --round and --partial exclude each other: a partial keeps every digit"
+}
+
+@test "--delimiter C reads semicolon (or any one-character) separated tables" {
+	printf 'p;w;note\na;1;"x;y"\na;0;z\nb;1;z\n' > semi.csv
+	run summarize --delimiter ';' -g p count mean:w first:note semi.csv
+	assert_success
+	assert_output "p,count,mean_w,first_note
+a,2,0.5,x;y
+b,1,1,z"
+	# Without it, the header has neither a comma nor a tab: one column.
+	run summarize -g p count semi.csv
+	assert_failure 1
+	assert_output "summarize: semi.csv:1: missing column 'p'"
+	printf 'a\tb\n1\t2\n' > t.tsv
+	run summarize --delimiter tab sum:b t.tsv
+	assert_output "sum_b
+2"
+	summarize --delimiter ';' --partial -g p count semi.csv > part.csv
+	run summarize --merge part.csv
+	assert_output "p,count
+a,2
+b,1"
+	run summarize --delimiter ';;' semi.csv
+	assert_failure 2
+	assert_line --index 0 "summarize: invalid --delimiter ';;': expected one character other than a quote or a line end, or tab"
+}
+
 @test "usage, help and version" {
 	run summarize --help
 	assert_success
-	for opt in --group --sort --level --crosstab --partial --merge --output --tsv --gzip --bom --help --version; do
+	for opt in --group --sort --level --crosstab --partial --merge --round --delimiter --output --tsv --gzip --bom --help --version; do
 		assert_output --partial -- "$opt"
 	done
 	run summarize --version

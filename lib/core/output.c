@@ -23,6 +23,7 @@ struct out {
 	bool unnamed;     /* fd is an O_TMPFILE file, linked in at the end */
 	bool replace;     /* path exists: the output replaces it */
 	char delim;
+	int decimals; /* output_set_decimals; -1: shortest exact */
 	size_t col;
 	char buf[OUT_BUF];
 	size_t len;
@@ -142,6 +143,7 @@ output *output_open(const char *path, const output_opts *opts)
 	if (!opts)
 		opts = &none;
 	o->delim = opts->tsv ? '\t' : ',';
+	o->decimals = -1;
 	bool gzip = opts->gzip, exists = true;
 	struct stat st;
 	char *real = NULL;
@@ -261,6 +263,13 @@ void output_double(output *o, double v)
 	if (v == 0)
 		v = 0; /* no "-0" */
 	int n = 0;
+	if (o->decimals >= 0 && fabs(v) < 1e15) {
+		n = snprintf(b, sizeof b, "%.*f", o->decimals, v);
+		/* -0.0001 rounds to "-0.000": a zero has no sign here either. */
+		bool zero = strspn(b, "-0.") == (size_t)n;
+		output_field_n(o, b + (zero && b[0] == '-'), (size_t)n - (zero && b[0] == '-'));
+		return;
+	}
 	for (int prec = 1; prec <= 17; prec++) {
 		n = snprintf(b, sizeof b, "%.*g", prec, v);
 		if (strtod(b, NULL) == v)
@@ -277,6 +286,11 @@ void output_double(output *o, double v)
 		}
 	}
 	output_field_n(o, b, (size_t)n);
+}
+
+void output_set_decimals(output *o, int decimals)
+{
+	o->decimals = decimals;
 }
 
 void output_na(output *o)

@@ -27,6 +27,10 @@ void output_uint(output *o, uint64_t v);
 /* Shortest decimal that reads back as the same double (up to 17
  * significant digits), never in exponent form for |v| in [1e-4, 1e15). */
 void output_double(output *o, double v);
+/* From now on output_double writes DECIMALS decimals, rounded as printf
+ * rounds (numbers of 1e15 or more as before); -1 (the default): the
+ * shortest exact decimal. */
+void output_set_decimals(output *o, int decimals);
 /* An empty field. */
 void output_na(output *o);
 void output_end_row(output *o);

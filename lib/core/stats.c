@@ -5,6 +5,99 @@
 #include <stdlib.h>
 #include <string.h>
 
+
+/* The decimal text S (N bytes, no sign) as digits D times 10^POW, where
+ * D has no leading or trailing zeros (D == 0 for zero): returns false if
+ * S is not a number. *NSIG: D's digits; D is kept while it has at most
+ * 18 (beyond, *NSIG says so and D is not used). */
+static bool stats_digits(const char *s, size_t n, uint64_t *d, int *nsig, int *pow)
+{
+	size_t i = 0, mant = 0;
+	int frac = 0, zeros = 0; /* fractional digits; trailing zeros seen */
+	bool point = false;
+	*d = 0, *nsig = 0;
+	for (; i < n; i++) {
+		if (s[i] == '.' && !point) {
+			point = true;
+			continue;
+		}
+		if (s[i] < '0' || s[i] > '9')
+			break;
+		mant++;
+		frac += point;
+		if (s[i] == '0') {
+			zeros += *nsig > 0; /* leading zeros count for nothing */
+			continue;
+		}
+		/* The zeros before this digit belong to D. */
+		for (; zeros > 0; zeros--, ++*nsig)
+			if (*nsig < 19)
+				*d *= 10;
+		if (++*nsig <= 18)
+			*d = *d * 10 + (uint64_t)(s[i] - '0');
+	}
+	if (mant == 0)
+		return false;
+	long e = 0;
+	if (i < n && (s[i] == 'e' || s[i] == 'E')) {
+		bool eneg = false;
+		if (++i < n && (s[i] == '-' || s[i] == '+'))
+			eneg = s[i++] == '-';
+		size_t start = i;
+		for (; i < n && s[i] >= '0' && s[i] <= '9'; i++)
+			if (e < 100000)
+				e = e * 10 + (s[i] - '0');
+		if (i == start)
+			return false;
+		e = eneg ? -e : e;
+	}
+	if (i != n)
+		return false;
+	long p = e - frac + zeros;
+	*pow = p < -100000 ? -100000 : p > 100000 ? 100000 : (int)p;
+	return true;
+}
+
+/* Any number that is not a short plain integer: exact (a count of 10^-6
+ * units in an int64) whenever its value is one, exponent or not. */
+static stats_kind stats_parse_general(const char *s, size_t n, stats_num *out)
+{
+	size_t i = 0;
+	bool neg = false;
+	if (s[i] == '-' || s[i] == '+')
+		neg = s[i++] == '-';
+	uint64_t d;
+	int nsig, pow;
+	if (!stats_digits(s + i, n - i, &d, &nsig, &pow))
+		return STATS_BAD;
+	/* fixed = D * 10^(pow + 6), when that is a whole number that fits. */
+	int shift = pow + STATS_DECIMALS;
+	bool exact = nsig <= 18 && (d == 0 || (shift >= 0 && shift <= 19));
+	int64_t f = (int64_t)d;
+	for (int k = 0; exact && d && k < shift; k++)
+		exact = !__builtin_mul_overflow(f, 10, &f);
+	if (exact) {
+		out->fixed = neg ? -f : f;
+		out->exact = true;
+		/* fixed / 10^6 is correctly rounded while fixed is a double
+		 * exactly; beyond, strtod is. */
+		if (f <= (int64_t)1 << 53) {
+			out->v = (double)out->fixed / STATS_SCALE;
+			return STATS_NUM;
+		}
+	} else {
+		out->fixed = 0;
+		out->exact = false;
+	}
+	char buf[128];
+	if (n >= sizeof buf)
+		return STATS_BAD;
+	memcpy(buf, s, n);
+	buf[n] = '\0';
+	out->v = strtod(buf, NULL);
+	return isfinite(out->v) ? STATS_NUM : STATS_BAD;
+}
+
 stats_kind stats_parse(const char *s, size_t n, stats_num *out)
 {
 	if (n == 0 || (n == 2 && s[0] == 'N' && s[1] == 'A'))
@@ -24,75 +117,7 @@ stats_kind stats_parse(const char *s, size_t n, stats_num *out)
 			}
 		}
 	}
-	size_t i = 0;
-	bool neg = false;
-	if (s[i] == '-' || s[i] == '+')
-		neg = s[i++] == '-';
-	int64_t ip = 0, fp = 0;
-	int idigits = 0, fdigits = 0;
-	bool overflow = false;
-	while (i < n && s[i] >= '0' && s[i] <= '9') {
-		if (ip > (INT64_MAX / STATS_SCALE - 9) / 10)
-			overflow = true;
-		else
-			ip = ip * 10 + (s[i] - '0');
-		i++, idigits++;
-	}
-	if (i < n && s[i] == '.') {
-		i++;
-		while (i < n && s[i] >= '0' && s[i] <= '9') {
-			if (fdigits < STATS_DECIMALS)
-				fp = fp * 10 + (s[i] - '0');
-			else if (s[i] != '0')
-				overflow = true; /* more precision than the fixed scale */
-			i++, fdigits++;
-		}
-	}
-	if (idigits + fdigits == 0)
-		return STATS_BAD;
-	if (i == n && !overflow) {
-		for (int k = fdigits; k < STATS_DECIMALS; k++)
-			fp *= 10;
-		int64_t f = ip * STATS_SCALE + fp;
-		out->fixed = neg ? -f : f;
-		out->v = (double)out->fixed / STATS_SCALE;
-		out->exact = true;
-		/* Exactly rounded double: the division above can be off by an
-		 * ulp for long decimals, strtod never is. */
-		if (idigits + fdigits > 15) {
-			char buf[64];
-			if (n < sizeof buf) {
-				memcpy(buf, s, n);
-				buf[n] = '\0';
-				out->v = strtod(buf, NULL);
-			}
-		}
-		return STATS_NUM;
-	}
-	/* Exponent or too many digits: fall back to strtod on the whole text. */
-	if (i < n && (s[i] == 'e' || s[i] == 'E')) {
-		i++;
-		if (i < n && (s[i] == '-' || s[i] == '+'))
-			i++;
-		size_t d = i;
-		while (i < n && s[i] >= '0' && s[i] <= '9')
-			i++;
-		if (i == d)
-			return STATS_BAD;
-	}
-	if (i != n)
-		return STATS_BAD;
-	char buf[128];
-	if (n >= sizeof buf)
-		return STATS_BAD;
-	memcpy(buf, s, n);
-	buf[n] = '\0';
-	out->v = strtod(buf, NULL);
-	if (!isfinite(out->v))
-		return STATS_BAD;
-	out->exact = false;
-	out->fixed = 0;
-	return STATS_NUM;
+	return stats_parse_general(s, n, out);
 }
 
 void stats_init(stats_acc *a)

@@ -1,11 +1,12 @@
 /* stats: number parsing for tables, accumulators that merge exactly,
  * quantiles and the Wilson score interval.
  *
- * Exactness: a number written with at most STATS_DECIMALS fractional
- * digits (no exponent) is held as an integer count of 10^-6 units, and
+ * Exactness: a number whose value is a whole count of 10^-6 units that
+ * fits an int64 (at most STATS_DECIMALS decimals once any exponent is
+ * applied: 1e-3 and 2.5E2 are, 1e-7 is not) is held as that count, and
  * sums and sums of squares of such numbers are kept in 128-bit integers.
  * So the same data gives bit-identical means and variances however it was
- * split into shards and merged. Other numbers (more decimals, exponents,
+ * split into shards and merged. Other numbers (more decimals, larger,
  * sums past 128 bits) switch the accumulator to double arithmetic, which
  * is accurate but depends on the order of addition in its last digits. */
 #ifndef YOMI_STATS_H

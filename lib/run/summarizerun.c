@@ -141,7 +141,7 @@ static int add_split(summary *s, const summarizerun_opts *o, const char *path, i
 	/* Only a plain file can be read twice: a FIFO's rows are read once. */
 	if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
 		return SPLIT_NOT;
-	table *t = table_open(path, NULL);
+	table *t = table_open(path, &(table_opts){.delim = o->summary.delim});
 	data = table_data_offset(t);
 	table_close(t);
 	int fd = open(path, O_RDONLY);
@@ -220,6 +220,7 @@ int summarizerun_main(summarizerun_opts *o)
 			summary_add_table(s, files[i]);
 	}
 	output *out = output_open(o->common.out.path, &o->common.out.opts);
+	output_set_decimals(out, o->summary.round);
 	summary_write(s, out);
 	output_close(out);
 	summary_free(s);

@@ -15,6 +15,7 @@
 typedef struct op_def op_def;
 typedef struct operation operation;
 typedef struct cell cell;
+typedef struct namelist namelist;
 
 /* A value of a median or quantile with its group: all of an operation's
  * values in one array, sorted by group and value when first written, so
@@ -97,7 +98,7 @@ struct op_def {
 	void (*add)(operation *op, void *x, uint32_t g, const cell *c);
 	/* NUMERIC: the state's count of missing cells. */
 	int64_t *(*na)(void *x);
-	void (*header)(const operation *op, output *out);
+	void (*header)(const operation *op, namelist *names);
 	/* The value columns of group G; with MAIN_ONLY the first alone
 	 * (crosstab). */
 	void (*value)(const summary *s, operation *op, void *x, uint32_t g, output *out,
@@ -321,8 +322,14 @@ static void add_score(operation *op, void *x, uint32_t g, const cell *c)
 	st->k += strcmp(c->v, op->win) == 0 ? 2 : strcmp(c->v, op->draw) == 0;
 }
 
-/* One header column, formatted (of any length). */
-__attribute__((format(printf, 2, 3))) static void header_field(output *out, const char *fmt, ...)
+/* An output header being made: its names, made unique before writing. */
+struct namelist {
+	char **v;
+	size_t n, cap;
+};
+
+/* Adds one header name, formatted (of any length). */
+__attribute__((format(printf, 2, 3))) static void header_field(namelist *l, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
@@ -332,38 +339,72 @@ __attribute__((format(printf, 2, 3))) static void header_field(output *out, cons
 	va_start(ap, fmt);
 	vsnprintf(name, (size_t)n + 1, fmt, ap);
 	va_end(ap);
-	output_field(out, name);
-	free(name);
+	if (l->n == l->cap) {
+		l->cap = l->cap ? 2 * l->cap : 16;
+		l->v = xrealloc(l->v, l->cap * sizeof *l->v);
+	}
+	l->v[l->n++] = name;
 }
 
-static void header_name(const operation *op, output *out)
+/* Writes the names as a header row, each name that an earlier column
+ * already has given the first free suffix _2, _3, ...: a column's name
+ * depends only on the command line and the columns before it, so
+ * scripts can rely on it. Frees the names. */
+static void write_names(namelist *l, output *out)
 {
-	output_field(out, op->def->name);
+	strmap *seen = strmap_new();
+	for (size_t i = 0; i < l->n; i++) {
+		bool added;
+		strmap_intern(seen, l->v[i], strlen(l->v[i]), &added);
+		for (unsigned k = 2; !added; k++) {
+			size_t len = strlen(l->v[i]) + 12;
+			char *alt = xmalloc(len);
+			snprintf(alt, len, "%s_%u", l->v[i], k);
+			strmap_intern(seen, alt, strlen(alt), &added);
+			if (added) {
+				free(l->v[i]);
+				l->v[i] = alt;
+			} else {
+				free(alt);
+			}
+		}
+		output_field(out, l->v[i]);
+		free(l->v[i]);
+	}
+	output_end_row(out);
+	strmap_free(seen);
+	free(l->v);
+	*l = (namelist){0};
 }
 
-static void header_col(const operation *op, output *out)
+static void header_name(const operation *op, namelist *l)
 {
-	header_field(out, "%s_%s", op->def->name, op->col);
+	header_field(l, "%s", op->def->name);
 }
 
-static void header_q(const operation *op, output *out)
+static void header_col(const operation *op, namelist *l)
 {
-	header_field(out, "q%g_%s", op->p, op->col);
+	header_field(l, "%s_%s", op->def->name, op->col);
 }
 
-static void header_rate(const operation *op, output *out)
+static void header_q(const operation *op, namelist *l)
 {
-	header_field(out, "rate_%s_%s", op->col, op->value);
-	header_field(out, "rate_%s_%s_lo", op->col, op->value);
-	header_field(out, "rate_%s_%s_hi", op->col, op->value);
+	header_field(l, "q%g_%s", op->p, op->col);
 }
 
-static void header_score(const operation *op, output *out)
+static void header_rate(const operation *op, namelist *l)
 {
-	header_field(out, "score_%s", op->col);
-	header_field(out, "score_%s_lo", op->col);
-	header_field(out, "score_%s_hi", op->col);
-	header_field(out, "elo_%s", op->col);
+	header_field(l, "rate_%s_%s", op->col, op->value);
+	header_field(l, "rate_%s_%s_lo", op->col, op->value);
+	header_field(l, "rate_%s_%s_hi", op->col, op->value);
+}
+
+static void header_score(const operation *op, namelist *l)
+{
+	header_field(l, "score_%s", op->col);
+	header_field(l, "score_%s_lo", op->col);
+	header_field(l, "score_%s_hi", op->col);
+	header_field(l, "elo_%s", op->col);
 }
 
 #define VALUE_ARGS const summary *s, operation *op, void *x, uint32_t g, output *out, bool main_only
@@ -379,12 +420,12 @@ static void value_sum(VALUE_ARGS)
 {
 	UNUSED_VALUE_ARGS;
 	const stats_acc *a = x;
-	if (a->exact) {
+	if (a->exact && s->o.round < 0) {
 		char b[64];
 		stats_format_fixed(a->isum, STATS_DECIMALS, b, sizeof b);
 		output_field(out, b);
 	} else {
-		output_double(out, a->dsum);
+		output_double(out, stats_sum(a));
 	}
 }
 
@@ -864,6 +905,9 @@ static void configure(summary *s, const char **group, int ngroup, const char **o
 		const char *why = parse_op(ops[i], &s->ops[i]);
 		if (why)
 			die_usage("invalid operation '%s': %s", ops[i], why);
+		for (int j = 0; j < i; j++)
+			if (strcmp(ops[j], ops[i]) == 0)
+				die_usage("operation '%s' given twice", ops[i]);
 		if (s->o.partial && !(s->ops[i].def->flags & MERGEABLE))
 			die_usage("%s cannot be merged exactly, so --partial refuses it (mergeable: %s)",
 				  ops[i], mergeable_list());
@@ -991,7 +1035,7 @@ static bool missing(const char *v, size_t n)
 /* Opens PATH for adding, its columns found. */
 static table *open_for_adding(summary *s, const char *path)
 {
-	table *t = table_open(path, NULL);
+	table *t = table_open(path, &(table_opts){.delim = s->o.delim});
 	s->reading = t;
 	for (int i = 0; i < s->ngroup; i++)
 		s->gidx[i] = table_need_col(t, s->group[i]);
@@ -1249,7 +1293,7 @@ static bool same_header(const summary *s, const table *t)
 
 void summary_merge_table(summary *s, const char *path)
 {
-	table *t = table_open(path, NULL);
+	table *t = table_open(path, &(table_opts){.delim = s->o.delim});
 	if (!s->first_partial)
 		configure_from_partial(s, t, path);
 	else if (!same_header(s, t))
@@ -1293,11 +1337,11 @@ static void mark_na_columns(summary *s)
 	}
 }
 
-static void write_header(const operation *op, output *out)
+static void op_names(const operation *op, namelist *l)
 {
-	op->def->header(op, out);
+	op->def->header(op, l);
 	if (op->show_na)
-		header_field(out, "%s_na", op->col);
+		header_field(l, "%s_na", op->col);
 }
 
 /* Writes op's value columns for group G; with MAIN_ONLY just the first
@@ -1418,10 +1462,11 @@ static void write_crosstab(summary *s, output *out)
 		int64_t c = strmap_find(cols, p, n);
 		cell[(size_t)r * nc + (size_t)c] = g;
 	}
-	output_field(out, s->group[0]);
+	namelist names = {0};
+	header_field(&names, "%s", s->group[0]);
 	for (uint32_t c = 0; c < nc; c++)
-		output_field_n(out, strmap_key(cols, c), strmap_key_len(cols, c));
-	output_end_row(out);
+		header_field(&names, "%.*s", (int)strmap_key_len(cols, c), strmap_key(cols, c));
+	write_names(&names, out);
 	for (uint32_t r = 0; r < nr; r++) {
 		output_field_n(out, strmap_key(rows, r), strmap_key_len(rows, r));
 		for (uint32_t c = 0; c < nc; c++) {
@@ -1460,11 +1505,12 @@ void summary_write(summary *s, output *out)
 		write_partial_header(s, out);
 	} else {
 		mark_na_columns(s);
+		namelist names = {0};
 		for (int i = 0; i < s->ngroup; i++)
-			output_field(out, s->group[i]);
+			header_field(&names, "%s", s->group[i]);
 		for (int i = 0; i < s->nops; i++)
-			write_header(&s->ops[i], out);
-		output_end_row(out);
+			op_names(&s->ops[i], &names);
+		write_names(&names, out);
 	}
 	for (size_t k = 0; k < ng; k++) {
 		uint32_t g = order[k];

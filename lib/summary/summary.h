@@ -30,6 +30,9 @@ typedef struct {
 	bool partial;       /* write mergeable partial aggregates */
 	bool crosstab;      /* group[0] x group[1] grid of ops[0] */
 	bool quiet;         /* -q: no progress (core/progress.h) */
+	int round;          /* --round: decimals of the values written (the
+			     * caller sets its output's); -1: full precision */
+	char delim;         /* --delimiter: the input's; 0: detected */
 } summary_opts;
 
 /* True if TEXT names an operation (so that it is not taken for a file). */
