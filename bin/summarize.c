@@ -31,6 +31,8 @@ static const char usage_text[] =
 	"  -g, --group COLS      group by these columns (comma-separated)\n"
 	"      --sort            groups in key order (numbers numerically)\n"
 	"      --level L         interval level (default 0.95)\n"
+	"      --compare KEY     each rate's and score's difference from the one of\n"
+	"                        group KEY, with its interval (columns diff_...)\n"
 	"      --crosstab ROW,COL\n"
 	"                        lay one operation out as a grid, ROW values down,\n"
 	"                        COL values across\n"
@@ -46,7 +48,8 @@ static const char usage_text[] =
 	"                        (default: a comma or a tab, as the header has)\n"
 	CLI_HELP;
 
-enum { OPT_SORT = 256, OPT_LEVEL, OPT_CROSSTAB, OPT_PARTIAL, OPT_MERGE, OPT_ROUND, OPT_DELIM };
+enum { OPT_SORT = 256, OPT_LEVEL, OPT_CROSSTAB, OPT_PARTIAL, OPT_MERGE, OPT_ROUND, OPT_DELIM,
+       OPT_COMPARE };
 
 static const struct option long_opts[] = {
 	{"group", required_argument, NULL, 'g'},
@@ -57,6 +60,7 @@ static const struct option long_opts[] = {
 	{"merge", no_argument, NULL, OPT_MERGE},
 	{"jobs", required_argument, NULL, 'j'},
 	{"round", required_argument, NULL, OPT_ROUND},
+	{"compare", required_argument, NULL, OPT_COMPARE},
 	{"delimiter", required_argument, NULL, OPT_DELIM},
 	CLI_LONG_OPTIONS,
 	{NULL, 0, NULL, 0},
@@ -113,6 +117,7 @@ static void parse(int argc, char **argv, summarizerun_opts *o, char **keep)
 		case 'j': o->jobs = (int)cli_i64("--jobs", optarg, 1, 1024); break;
 		case OPT_ROUND: so->round = (int)cli_i64("--round", optarg, 0, 15); break;
 		case OPT_DELIM: so->delim = parse_delim(optarg); break;
+		case OPT_COMPARE: so->compare = optarg; break;
 		default:
 			if (!cli_option(c, optarg, usage_text, &o->common.out))
 				util_try_help();

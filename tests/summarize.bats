@@ -282,10 +282,36 @@ b,1"
 	assert_line --index 0 "summarize: invalid --delimiter ';;': expected one character other than a quote or a line end, or tab"
 }
 
+@test "--compare KEY: each rate's and score's difference from group KEY's, Newcombe's interval" {
+	# Newcombe (1998), example (a): 56/70 - 48/80 = 0.2, method 10 gives
+	# 0.0524 to 0.3339.
+	{ echo g,w; for i in $(seq 70); do echo "a,$((i <= 56))"; done
+	  for i in $(seq 80); do echo "b,$((i <= 48))"; done; } > n.csv
+	run summarize -g g --compare b --round 4 rate:w=1 n.csv
+	assert_success
+	assert_output "g,rate_w_1,rate_w_1_lo,rate_w_1_hi,diff_rate_w_1,diff_rate_w_1_lo,diff_rate_w_1_hi
+a,0.8000,0.6918,0.8770,0.2000,0.0524,0.3339
+b,0.6000,0.4905,0.7004,NA,NA,NA"
+	printf 'p,w\na,1\na,0\na,1\nb,0\nb,0\nb,2\nb,1\n' > c.csv
+	run summarize -g p --compare a count score:w=1/2 c.csv
+	assert_output "p,count,score_w,score_w_lo,score_w_hi,elo_w,diff_score_w,diff_score_w_lo,diff_score_w_hi
+a,3,0.6666666666666666,0.20765960080204782,0.9385080552796038,120.41199826559247,NA,NA,NA
+b,4,0.375,0.09189922917901217,0.7805734799346371,-88.73949984654253,-0.29166666666666663,-0.6841507899155534,0.3208505446343204"
+	run summarize -g p --compare z rate:w=1 c.csv
+	assert_failure 1
+	assert_output "summarize: --compare: no group 'z' in column 'p'"
+	run summarize --compare a rate:w=1 c.csv
+	assert_failure 2
+	assert_line --index 0 "summarize: --compare needs exactly one group column (-g COL)"
+	run summarize --compare a --partial -g p rate:w=1 c.csv
+	assert_failure 2
+	assert_line --index 0 "summarize: --compare excludes --crosstab and --partial"
+}
+
 @test "usage, help and version" {
 	run summarize --help
 	assert_success
-	for opt in --group --sort --level --crosstab --partial --merge --round --delimiter --output --tsv --gzip --bom --help --version; do
+	for opt in --group --sort --level --crosstab --compare --partial --merge --round --delimiter --output --tsv --gzip --bom --help --version; do
 		assert_output --partial -- "$opt"
 	done
 	run summarize --version

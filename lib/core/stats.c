@@ -287,6 +287,21 @@ void stats_wilson(double k, double n, double z, double *lo, double *hi)
 		*hi = 1;
 }
 
+void stats_rate_diff(double k1, double n1, double k2, double n2, double z, double *d, double *lo,
+		     double *hi)
+{
+	if (n1 <= 0 || n2 <= 0) {
+		*d = *lo = *hi = NAN;
+		return;
+	}
+	double p1 = k1 / n1, p2 = k2 / n2, l1, u1, l2, u2;
+	stats_wilson(k1, n1, z, &l1, &u1);
+	stats_wilson(k2, n2, z, &l2, &u2);
+	*d = p1 - p2;
+	*lo = *d - sqrt((p1 - l1) * (p1 - l1) + (u2 - p2) * (u2 - p2));
+	*hi = *d + sqrt((u1 - p1) * (u1 - p1) + (p2 - l2) * (p2 - l2));
+}
+
 double stats_elo(double s)
 {
 	if (s <= 0)

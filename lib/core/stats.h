@@ -58,6 +58,11 @@ double stats_z(double level);
 /* Wilson score interval for K successes in N trials (K may be fractional,
  * as for scores with draws), clamped to [0, 1]. */
 void stats_wilson(double k, double n, double z, double *lo, double *hi);
+/* The difference K1/N1 - K2/N2 of two independent rates and its interval
+ * from the two Wilson intervals (Newcombe's hybrid score interval, his
+ * method 10): NaN when either N is 0. */
+void stats_rate_diff(double k1, double n1, double k2, double n2, double z, double *d, double *lo,
+		     double *hi);
 /* Elo difference implied by score share S (+-Inf at 1 and 0). */
 double stats_elo(double s);
 /* Quantile of sorted V[0..n) by R's default (type 7). */

@@ -930,6 +930,10 @@ summary *summary_new(const summary_opts *o)
 		die_usage("--crosstab needs two columns, ROW,COL");
 	if (o->crosstab && o->nops != 1)
 		die_usage("--crosstab lays out exactly one operation");
+	if (o->compare && (o->crosstab || o->partial))
+		die_usage("--compare excludes --crosstab and --partial");
+	if (o->compare && o->nops > 0 && o->ngroup != 1)
+		die_usage("--compare needs exactly one group column (-g COL)");
 	if (o->nops > 0)
 		configure(s, o->group, o->ngroup, o->ops, o->nops);
 	return s;
@@ -1337,11 +1341,39 @@ static void mark_na_columns(summary *s)
 	}
 }
 
-static void op_names(const operation *op, namelist *l)
+/* Whether --compare gives OP difference columns: the rates and scores. */
+static bool compared(const summary *s, const operation *op)
+{
+	return s->o.compare && (op->def->add == add_rate || op->def->add == add_score);
+}
+
+static void op_names(const summary *s, const operation *op, namelist *l)
 {
 	op->def->header(op, l);
 	if (op->show_na)
 		header_field(l, "%s_na", op->col);
+	if (!compared(s, op))
+		return;
+	const char *v = op->def->add == add_rate ? op->value : NULL;
+	header_field(l, "diff_%s_%s%s%s", op->def->name, op->col, v ? "_" : "", v ? v : "");
+	header_field(l, "diff_%s_%s%s%s_lo", op->def->name, op->col, v ? "_" : "", v ? v : "");
+	header_field(l, "diff_%s_%s%s%s_hi", op->def->name, op->col, v ? "_" : "", v ? v : "");
+}
+
+/* --compare: group G's rate or score minus the reference group's, with
+ * its interval; empty in the reference's own row. */
+static void write_diff(const summary *s, operation *op, uint32_t g, uint32_t ref, output *out)
+{
+	const tally_state *a = state_of(op, g), *b = state_of(op, ref);
+	/* A score's k counts half draws twice. */
+	double scale = op->def->add == add_score ? 2 : 1, d, lo, hi;
+	stats_rate_diff((double)a->k / scale, (double)a->n, (double)b->k / scale, (double)b->n, s->z, &d, &lo,
+			&hi);
+	if (g == ref)
+		d = lo = hi = NAN;
+	output_double(out, d);
+	output_double(out, lo);
+	output_double(out, hi);
 }
 
 /* Writes op's value columns for group G; with MAIN_ONLY just the first
@@ -1487,6 +1519,19 @@ static void write_crosstab(summary *s, output *out)
 	strmap_free(cols);
 }
 
+/* The group --compare names (a key of one group column). */
+static uint32_t compare_ref(summary *s)
+{
+	if (!s->o.compare)
+		return 0;
+	if (s->ngroup != 1)
+		die_usage("--compare needs exactly one group column (-g COL)");
+	int64_t g = strmap_find(s->groups, s->o.compare, strlen(s->o.compare));
+	if (g < 0)
+		die("--compare: no group '%s' in column '%s'", s->o.compare, s->group[0]);
+	return (uint32_t)g;
+}
+
 void summary_write(summary *s, output *out)
 {
 	progress_end(&s->pr, s->rows);
@@ -1501,6 +1546,7 @@ void summary_write(summary *s, output *out)
 	}
 	uint32_t *order = group_order(s, -1);
 	size_t ng = strmap_count(s->groups);
+	uint32_t ref = compare_ref(s);
 	if (s->o.partial) {
 		write_partial_header(s, out);
 	} else {
@@ -1509,7 +1555,7 @@ void summary_write(summary *s, output *out)
 		for (int i = 0; i < s->ngroup; i++)
 			header_field(&names, "%s", s->group[i]);
 		for (int i = 0; i < s->nops; i++)
-			op_names(&s->ops[i], &names);
+			op_names(s, &s->ops[i], &names);
 		write_names(&names, out);
 	}
 	for (size_t k = 0; k < ng; k++) {
@@ -1525,6 +1571,8 @@ void summary_write(summary *s, output *out)
 				s->ops[i].def->write_state(&s->ops[i], state_of(&s->ops[i], g), out);
 			else
 				write_value(s, &s->ops[i], g, out, false);
+			if (!s->o.partial && compared(s, &s->ops[i]))
+				write_diff(s, &s->ops[i], g, ref, out);
 		}
 		output_end_row(out);
 	}

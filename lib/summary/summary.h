@@ -33,6 +33,7 @@ typedef struct {
 	int round;          /* --round: decimals of the values written (the
 			     * caller sets its output's); -1: full precision */
 	char delim;         /* --delimiter: the input's; 0: detected */
+	const char *compare; /* --compare: the reference group's key, or NULL */
 } summary_opts;
 
 /* True if TEXT names an operation (so that it is not taken for a file). */
