@@ -599,6 +599,21 @@ success, 0 cards left"
 		assert_failure 2
 		assert_line --index 0 "playout: --peek is for --policy mcts and simple, not $p"
 	done
+	# Every player option is refused by the policies it does not apply to.
+	run playout -g calc --policy mcts --level 3
+	assert_failure 2
+	assert_line --index 0 "playout: --level is for --policy simple and clairvoyant, not mcts"
+	run playout -g calc --policy greedy --playouts 5
+	assert_failure 2
+	assert_line --index 0 "playout: --playouts is for --policy mcts and best, not greedy"
+	run playout -g calc --policy simple --ucb 1
+	assert_failure 2
+	assert_line --index 0 "playout: --ucb is for --policy mcts, not simple"
+	run playout -g calc --policy random --hold 3
+	assert_failure 2
+	assert_line --index 0 "playout: --hold is for --policy best, not random"
+	run playout -g calc --policy clairvoyant --level 1 -n 1 -q
+	assert_success
 	run playout --peek
 	assert_failure 2
 	assert_line --index 0 "playout: --policy, --variant, --playouts, --reward, --level, --width, --endgame, --samples, --exact, --exact-all, --hold and --peek are for --game calc"

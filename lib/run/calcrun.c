@@ -268,6 +268,49 @@ static int *int_option(calcplay *p, const char *name, int64_t *lo, int64_t *hi)
 	return NULL;
 }
 
+/* The policies each player option applies to (bits 1 << calcplay_kind):
+ * any other refuses it, rather than ignore what the user asked for. */
+#define POLICY(k) (1u << CALCPLAY_##k)
+static const struct {
+	const char *name;
+	unsigned policies;
+} policy_options[] = {
+	{"playouts", POLICY(MCTS) | POLICY(BEST)},
+	{"reward", POLICY(MCTS) | POLICY(SIMPLE)},
+	{"level", POLICY(SIMPLE) | POLICY(CLAIRVOYANT)},
+	{"width", POLICY(SIMPLE)},
+	{"endgame", POLICY(BEST)},
+	{"samples", POLICY(BEST)},
+	{"exact", POLICY(BEST)},
+	{"exact-all", POLICY(BEST)},
+	{"hold", POLICY(BEST)},
+	{"ucb", POLICY(MCTS)},
+	{"threshold", POLICY(MCTS)},
+	{"peek", POLICY(MCTS) | POLICY(SIMPLE)},
+};
+#undef POLICY
+#define NPOLICY_OPTIONS (sizeof policy_options / sizeof *policy_options)
+
+/* Dies if an option given does not apply to the policy chosen. */
+static void check_policy_options(const calcrun_opts *o)
+{
+	unsigned kind = 1u << o->player.kind;
+	for (size_t i = 0; i < NPOLICY_OPTIONS; i++) {
+		if (!(o->set & (1u << i)) || (policy_options[i].policies & kind))
+			continue;
+		char list[128] = "";
+		size_t len = 0;
+		int n = __builtin_popcount(policy_options[i].policies), k = 0;
+		for (int p = 0; calcplay_policies[p]; p++)
+			if (policy_options[i].policies & (1u << p))
+				len += (size_t)snprintf(list + len, sizeof list - len, "%s%s",
+							k++ == 0 ? "" : k == n ? " and " : ", ",
+							calcplay_policies[p]);
+		die_usage("--%s is for --policy %s, not %s", policy_options[i].name, list,
+			  calcplay_policies[o->player.kind]);
+	}
+}
+
 static void option(run_opts *c, const char *name, const char *arg)
 {
 	calcrun_opts *o = (calcrun_opts *)c;
@@ -276,6 +319,9 @@ static void option(run_opts *c, const char *name, const char *arg)
 	int64_t lo, hi;
 	int *field = int_option(p, name, &lo, &hi);
 	snprintf(flag, sizeof flag, "--%s", name);
+	for (size_t i = 0; i < NPOLICY_OPTIONS; i++)
+		if (!strcmp(name, policy_options[i].name))
+			o->set |= 1u << i;
 	if (field) {
 		*field = (int)cli_i64(flag, arg, lo, hi);
 	} else if (!strcmp(name, "policy")) {
@@ -303,9 +349,7 @@ static int run(run_opts *c)
 	calcrun_opts *o = (calcrun_opts *)c;
 	if (o->player.kind == CALCPLAY_BEST && !o->playouts_set)
 		o->player.playouts = 128; /* rollouts per leaf, not playouts per move */
-	if (o->player.peek && o->player.kind != CALCPLAY_MCTS && o->player.kind != CALCPLAY_SIMPLE)
-		die_usage("--peek is for --policy mcts and simple, not %s",
-			  calcplay_policies[o->player.kind]);
+	check_policy_options(o);
 	calcplay_name(&o->player, o->policy_name, sizeof o->policy_name);
 	deals ds = {.cols.label = "deal"};
 	for (int i = 0; i < c->nfiles; i++)
@@ -350,7 +394,8 @@ const playoutgame calcrun_game = {
 		 "  game,seed,variant,policy,success,rest,steps[,moves]\n"
 		 "from seeded shuffles, or from the decks of the FILEs (column deck: rank\n"
 		 "letters A23456789TJQK, top of the stock first; other columns are carried\n"
-		 "after a deal column).\n"
+		 "after a deal column). An option for other policies than --policy's is\n"
+		 "refused.\n"
 		 "      --policy P        random (default), greedy, mcts, simple, best, or\n"
 		 "                        clairvoyant (sees the stock's order: a bound on\n"
 		 "                        any player, not a player)\n"
