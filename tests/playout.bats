@@ -51,6 +51,18 @@ AFTER_F5_D6_C3="------------------X--------XX------OXX-----O--------------------
 	assert_output "depth,leaves,seconds,leaves_per_second"
 }
 
+@test "perft times: three significant digits, a rate only from a millisecond on" {
+	playout --perft 9 > p.csv
+	run awk -F, 'NR > 1 && ($3 == "" || $3 ~ /^0\.0+$/ || ($3 < 0.001) != ($4 == "NA") || ($4 != "NA" && $4 < 1))' p.csv
+	assert_output ""
+	run awk -F, 'NR > 1 && $3 !~ /^[0-9.e+-]+$/' p.csv
+	assert_output ""
+	# Some depth (1) is counted in under a millisecond, depth 9 in more.
+	run awk -F, 'NR == 2 { print $4 } NR == 10 { print ($4 > 0) }' p.csv
+	assert_output "NA
+1"
+}
+
 @test "perft --hash: the same counts through a transposition table" {
 	playout --perft 9 | cut -d, -f1,2 > plain.csv
 	playout --perft 9 --hash 4K | cut -d, -f1,2 > small.csv

@@ -321,6 +321,8 @@ static void run_per_move(const othellorun_opts *o, const positions *ps, output *
 	progress_end(&pr, done);
 }
 
+#define PERFT_MIN_RATE_SECONDS 0.001
+
 static void run_perft(const othellorun_opts *o, const positions *ps, output *out)
 {
 	head_position(out, ps);
@@ -338,10 +340,14 @@ static void run_perft(const othellorun_opts *o, const positions *ps, output *out
 			char buf[64];
 			output_int(out, d);
 			output_int(out, (int64_t)n); /* below 2^63 up to OTHELLORUN_MAX_PERFT */
-			snprintf(buf, sizeof buf, "%.6f", t);
+			/* Three significant digits, however short the time: a
+			 * fixed number of decimals printed 0.000000 for depth 1. */
+			snprintf(buf, sizeof buf, "%.3g", t);
 			output_field(out, buf);
-			snprintf(buf, sizeof buf, "%.0f", t > 0 ? (double)n / t : 0.0);
-			output_field(out, t > 0 ? buf : "NA");
+			/* Below a millisecond the clock and the call cost more
+			 * than the counting: no rate from such a time. */
+			snprintf(buf, sizeof buf, "%.0f", t >= PERFT_MIN_RATE_SECONDS ? (double)n / t : 0.0);
+			output_field(out, t >= PERFT_MIN_RATE_SECONDS ? buf : "NA");
 			output_end_row(out);
 		}
 	}
