@@ -232,7 +232,7 @@ nimtable: period 12 from heap 71 on (pre-period 71)"
 @test "a table beyond --max-memory is refused before allocating" {
 	run nimtable --max 100000
 	assert_failure 1
-	assert_output "nimtable: the table needs 8382229.1 GiB (more than --max-memory); use --count or --p-only, or smaller heaps"
+	assert_output "nimtable: the table needs 8.0 PiB, more than --max-memory (4.0 GiB); use --count or --p-only, or smaller heaps"
 	run nimtable --max 300 --max-memory 100M
 	assert_failure 1
 	run nimtable --max 300 --count

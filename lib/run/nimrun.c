@@ -1,5 +1,6 @@
 #include "run/nimrun.h"
 
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -78,13 +79,33 @@ static void expect_time(double seconds, const char *what)
 		warn("%s: this takes %.0f minutes or more", what, seconds / 60);
 }
 
+/* BYTES in the largest binary unit it fills at least once, one decimal:
+ * "512 bytes", "1.0 MiB", "438.2 GiB". */
+static void size_text(uint64_t bytes, char *buf, size_t size)
+{
+	static const char *const units[] = {"KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+	if (bytes < 1024) {
+		snprintf(buf, size, "%" PRIu64 " bytes", bytes);
+		return;
+	}
+	double v = (double)bytes / 1024;
+	size_t u = 0;
+	for (; v >= 1024 && u + 1 < sizeof units / sizeof *units; u++)
+		v /= 1024;
+	snprintf(buf, size, "%.1f %s", v, units[u]);
+}
+
 static void need_memory(const nim_game *g, bool grundy, uint64_t limit)
 {
 	uint64_t n = nim_positions(g), bytes = nim_solve_bytes(g, grundy);
-	if (n == 0 || bytes > limit)
-		die("the table needs %s%.1f GiB (more than --max-memory); use --count or --p-only, or "
+	if (n == 0 || bytes > limit) {
+		char need[32], have[32];
+		size_text(n == 0 ? UINT64_MAX : bytes, need, sizeof need);
+		size_text(limit, have, sizeof have);
+		die("the table needs %s%s, more than --max-memory (%s); use --count or --p-only, or "
 		    "smaller heaps",
-		    n == 0 ? "over " : "", n == 0 ? 1e9 : (double)bytes / (1 << 30));
+		    n == 0 ? "over " : "", need, have);
+	}
 }
 
 /* Seconds the solver needs for G at the least (children visited). */
