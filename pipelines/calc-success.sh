@@ -30,14 +30,14 @@ while [ $# -gt 0 ]; do
 	case $1 in
 	--full) full=1; shift ;;
 	--hidden) hidden=1; shift ;;
-	--games) games=$2; shift 2 ;;
-	--seed) seed=$2; shift 2 ;;
-	--playouts) playouts=$2; shift 2 ;;
-	--trees) trees=$2; shift 2 ;;
-	--badmax) badmax=$2; shift 2 ;;
-	--tree-reward) tree_reward=$2; shift 2 ;;
-	-j) jobs=$2; shift 2 ;;
-	-o | --output) out=$2; shift 2 ;;
+	--games) yomi_need "$@"; games=$2; shift 2 ;;
+	--seed) yomi_need "$@"; seed=$2; shift 2 ;;
+	--playouts) yomi_need "$@"; playouts=$2; shift 2 ;;
+	--trees) yomi_need "$@"; trees=$2; shift 2 ;;
+	--badmax) yomi_need "$@"; badmax=$2; shift 2 ;;
+	--tree-reward) yomi_need "$@"; tree_reward=$2; shift 2 ;;
+	-j) yomi_need "$@"; jobs=$2; shift 2 ;;
+	-o | --output) yomi_need "$@"; out=$2; shift 2 ;;
 	-h | --help) yomi_help; exit 0 ;;
 	*) echo "calc-success.sh: unknown option '$1'" >&2; exit 2 ;;
 	esac

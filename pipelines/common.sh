@@ -44,6 +44,13 @@ yomi_dictionary() {
 	fi
 }
 
+# For an option that takes a value (called with the script's "$@", the
+# option first): dies with exit 2 when no value follows it, rather than
+# let set -u stop the script with a shell message.
+yomi_need() {
+	[ $# -ge 2 ] || { echo "$(basename "$(readlink -f "$0")"): $1 needs a value" >&2; exit 2; }
+}
+
 # Dies with exit 2 unless VALUE (given to option NAME of SCRIPT) is a
 # positive whole number.
 yomi_positive() {

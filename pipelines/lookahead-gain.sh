@@ -28,17 +28,17 @@ set -euo pipefail
 dicts=() starts=all column= games=3 depths="2 4 end" rounds=15 lose= jobs=$(nproc) out= quiet=0
 while [ $# -gt 0 ]; do
 	case $1 in
-	--dict) dicts+=("$2"); shift 2 ;;
+	--dict) yomi_need "$@"; dicts+=("$2"); shift 2 ;;
 	--japanese) dicts+=(skk); shift ;;
-	--starts) starts=$2; shift 2 ;;
-	--starts-column) column=$2; shift 2 ;;
-	--games) games=$2; shift 2 ;;
-	--depths) depths=$2; shift 2 ;;
-	--rounds) rounds=$2; shift 2 ;;
-	--lose-tail) lose=$2; shift 2 ;;
-	-j) jobs=$2; shift 2 ;;
+	--starts) yomi_need "$@"; starts=$2; shift 2 ;;
+	--starts-column) yomi_need "$@"; column=$2; shift 2 ;;
+	--games) yomi_need "$@"; games=$2; shift 2 ;;
+	--depths) yomi_need "$@"; depths=$2; shift 2 ;;
+	--rounds) yomi_need "$@"; rounds=$2; shift 2 ;;
+	--lose-tail) yomi_need "$@"; lose=$2; shift 2 ;;
+	-j) yomi_need "$@"; jobs=$2; shift 2 ;;
 	-q | --quiet) quiet=1; shift ;;
-	-o | --output) out=$2; shift 2 ;;
+	-o | --output) yomi_need "$@"; out=$2; shift 2 ;;
 	-h | --help) yomi_help; exit 0 ;;
 	*) echo "lookahead-gain.sh: unknown option '$1'" >&2; exit 2 ;;
 	esac

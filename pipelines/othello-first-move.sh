@@ -19,14 +19,14 @@ set -euo pipefail
 games=1000000 seed=1 moves= board= turn= jobs=$(nproc) out=
 while [ $# -gt 0 ]; do
 	case $1 in
-	-n) games=$2; shift 2 ;;
-	--seed) seed=$2; shift 2 ;;
-	--moves) moves=$2; shift 2 ;;
-	--board) board=$2; shift 2 ;;
-	--turn) turn=$2; shift 2 ;;
-	-j) jobs=$2; shift 2 ;;
+	-n) yomi_need "$@"; games=$2; shift 2 ;;
+	--seed) yomi_need "$@"; seed=$2; shift 2 ;;
+	--moves) yomi_need "$@"; moves=$2; shift 2 ;;
+	--board) yomi_need "$@"; board=$2; shift 2 ;;
+	--turn) yomi_need "$@"; turn=$2; shift 2 ;;
+	-j) yomi_need "$@"; jobs=$2; shift 2 ;;
 	-q | --quiet) yomi_quiet=1; shift ;;
-	-o | --output) out=$2; shift 2 ;;
+	-o | --output) yomi_need "$@"; out=$2; shift 2 ;;
 	-h | --help) yomi_help; exit 0 ;;
 	*) echo "othello-first-move.sh: unknown option '$1'" >&2; exit 2 ;;
 	esac

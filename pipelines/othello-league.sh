@@ -21,12 +21,12 @@ set -euo pipefail
 players="random mc:10 mcts:100 mcts:1000 mcts:10000" games=20 seed=1 jobs=$(nproc) out=
 while [ $# -gt 0 ]; do
 	case $1 in
-	--players) players=$2; shift 2 ;;
-	--games) games=$2; shift 2 ;;
-	--seed) seed=$2; shift 2 ;;
-	-j) jobs=$2; shift 2 ;;
+	--players) yomi_need "$@"; players=$2; shift 2 ;;
+	--games) yomi_need "$@"; games=$2; shift 2 ;;
+	--seed) yomi_need "$@"; seed=$2; shift 2 ;;
+	-j) yomi_need "$@"; jobs=$2; shift 2 ;;
 	-q | --quiet) yomi_quiet=1; shift ;;
-	-o | --output) out=$2; shift 2 ;;
+	-o | --output) yomi_need "$@"; out=$2; shift 2 ;;
 	-h | --help) yomi_help; exit 0 ;;
 	*) echo "othello-league.sh: unknown option '$1'" >&2; exit 2 ;;
 	esac

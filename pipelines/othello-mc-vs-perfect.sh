@@ -35,13 +35,13 @@ positions=100 empties="10 12 14 16 18 20 22:50 24:25" playouts="100 1000 10000 1
 game_playouts=10000 seed=1 jobs=$(nproc) out=
 while [ $# -gt 0 ]; do
 	case $1 in
-	--positions) positions=$2; shift 2 ;;
-	--empties) empties=$2; shift 2 ;;
-	--playouts) playouts=$2; shift 2 ;;
-	--game-playouts) game_playouts=$2; shift 2 ;;
-	--seed) seed=$2; shift 2 ;;
-	-j) jobs=$2; shift 2 ;;
-	-o | --output) out=$2; shift 2 ;;
+	--positions) yomi_need "$@"; positions=$2; shift 2 ;;
+	--empties) yomi_need "$@"; empties=$2; shift 2 ;;
+	--playouts) yomi_need "$@"; playouts=$2; shift 2 ;;
+	--game-playouts) yomi_need "$@"; game_playouts=$2; shift 2 ;;
+	--seed) yomi_need "$@"; seed=$2; shift 2 ;;
+	-j) yomi_need "$@"; jobs=$2; shift 2 ;;
+	-o | --output) yomi_need "$@"; out=$2; shift 2 ;;
 	-h | --help) yomi_help; exit 0 ;;
 	*) echo "othello-mc-vs-perfect.sh: unknown option '$1'" >&2; exit 2 ;;
 	esac

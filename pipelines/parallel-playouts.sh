@@ -21,11 +21,11 @@ set -euo pipefail
 total= shards= jobs=$(nproc) logins= summ="count"
 while [ $# -gt 0 ]; do
 	case $1 in
-	-n) total=$2; shift 2 ;;
-	-k) shards=$2; shift 2 ;;
-	-j) jobs=$2; shift 2 ;;
-	-S | --sshlogin) logins=$2; shift 2 ;;
-	-s) summ=$2; shift 2 ;;
+	-n) yomi_need "$@"; total=$2; shift 2 ;;
+	-k) yomi_need "$@"; shards=$2; shift 2 ;;
+	-j) yomi_need "$@"; jobs=$2; shift 2 ;;
+	-S | --sshlogin) yomi_need "$@"; logins=$2; shift 2 ;;
+	-s) yomi_need "$@"; summ=$2; shift 2 ;;
 	-q | --quiet) yomi_quiet=1; shift ;;
 	--) shift; break ;;
 	-h | --help) yomi_help; exit 0 ;;

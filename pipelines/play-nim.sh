@@ -12,18 +12,22 @@ set -euo pipefail
 heaps=(3 4 5) misere=() first=you seed=$((RANDOM + 1))
 while [ $# -gt 0 ]; do
 	case $1 in
-	--heaps) read -r -a heaps <<<"$2"; shift 2 ;;
+	--heaps) yomi_need "$@"; read -r -a heaps <<<"$2"; shift 2 ;;
 	--misere) misere=(--misere); shift ;;
-	--first) first=$2; shift 2 ;;
-	--seed) seed=$2; shift 2 ;;
+	--first) yomi_need "$@"; first=$2; shift 2 ;;
+	--seed) yomi_need "$@"; seed=$2; shift 2 ;;
 	-h | --help) yomi_help; exit 0 ;;
 	*) echo "play-nim.sh: unknown option '$1'" >&2; exit 2 ;;
 	esac
 done
 case $first in you | me) ;; *) echo "play-nim.sh: --first is you or me" >&2; exit 2 ;; esac
-for h in "${heaps[@]}"; do
-	[[ $h =~ ^[0-9]+$ ]] && [ "$h" -le 60 ] || { echo "play-nim.sh: heaps are numbers from 0 to 60" >&2; exit 2; }
+for i in "${!heaps[@]}"; do
+	h=${heaps[i]}
+	[[ $h =~ ^[0-9]{1,3}$ ]] && [ $((10#$h)) -le 60 ] || { echo "play-nim.sh: heaps are numbers from 0 to 60" >&2; exit 2; }
+	heaps[i]=$((10#$h)) # 08 is eight, not a bad octal number
 done
+# Without a stone there is no move to make: no game to play.
+[[ ${heaps[*]} =~ [1-9] ]] || { echo "play-nim.sh: --heaps needs at least one stone, e.g. \"3 4 5\"" >&2; exit 2; }
 
 draw() {
 	echo

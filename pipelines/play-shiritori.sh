@@ -21,15 +21,15 @@ set -euo pipefail
 dict= japanese=0 vs=lookahead first=you start= rounds=15 lose= seed=$((RANDOM + 1)) log=
 while [ $# -gt 0 ]; do
 	case $1 in
-	--dict) dict=$2; shift 2 ;;
+	--dict) yomi_need "$@"; dict=$2; shift 2 ;;
 	--japanese) japanese=1; shift ;;
-	--vs) vs=$2; shift 2 ;;
-	--first) first=$2; shift 2 ;;
-	--start) start=$2; shift 2 ;;
-	--rounds) rounds=$2; shift 2 ;;
-	--lose-tail) lose=$2; shift 2 ;;
-	--seed) seed=$2; shift 2 ;;
-	-o | --output) log=$2; shift 2 ;;
+	--vs) yomi_need "$@"; vs=$2; shift 2 ;;
+	--first) yomi_need "$@"; first=$2; shift 2 ;;
+	--start) yomi_need "$@"; start=$2; shift 2 ;;
+	--rounds) yomi_need "$@"; rounds=$2; shift 2 ;;
+	--lose-tail) yomi_need "$@"; lose=$2; shift 2 ;;
+	--seed) yomi_need "$@"; seed=$2; shift 2 ;;
+	-o | --output) yomi_need "$@"; log=$2; shift 2 ;;
 	-h | --help) yomi_help; exit 0 ;;
 	*) echo "play-shiritori.sh: unknown option '$1'" >&2; exit 2 ;;
 	esac

@@ -13,11 +13,11 @@ set -euo pipefail
 start=SCAN rounds=15 seed=777 japanese=0 out=
 while [ $# -gt 0 ]; do
 	case $1 in
-	-s | --start) start=$2; shift 2 ;;
-	-r | --rounds) rounds=$2; shift 2 ;;
-	--seed) seed=$2; shift 2 ;;
+	-s | --start) yomi_need "$@"; start=$2; shift 2 ;;
+	-r | --rounds) yomi_need "$@"; rounds=$2; shift 2 ;;
+	--seed) yomi_need "$@"; seed=$2; shift 2 ;;
 	--japanese) japanese=1; shift ;;
-	-o | --output) out=$2; shift 2 ;;
+	-o | --output) yomi_need "$@"; out=$2; shift 2 ;;
 	-h | --help) yomi_help; exit 0 ;;
 	*) echo "sas-battle.sh: unknown option '$1'" >&2; exit 2 ;;
 	esac

@@ -209,6 +209,35 @@ summarize: -:1: missing column 'nope'"
 	assert_line "You win. Well played!"
 }
 
+@test "play-nim.sh: heaps without a stone are refused; 08 is eight" {
+	for h in "0 0" "0" ""; do
+		for first in you me; do
+			run timeout 10 "$TOP/pipelines/play-nim.sh" --heaps "$h" --first $first < /dev/null
+			assert_failure 2
+			assert_output 'play-nim.sh: --heaps needs at least one stone, e.g. "3 4 5"'
+		done
+	done
+	run timeout 10 "$TOP/pipelines/play-nim.sh" --heaps "0 61" < /dev/null
+	assert_failure 2
+	assert_output "play-nim.sh: heaps are numbers from 0 to 60"
+	run bash -c "printf '1 8\n' | '$TOP/pipelines/play-nim.sh' --heaps '08 0' --first you"
+	assert_success
+	assert_line "  heap 1 ( 8) oooooooo"
+	assert_line "You win. Well played!"
+}
+
+@test "every pipeline: an option without its value is refused with exit 2" {
+	local p opt
+	for p in sas-battle:-r lookahead-gain:--games play-nim:--heaps othello-league:--players \
+		othello-mc-vs-perfect:--positions play-shiritori:--dict parallel-playouts:-n \
+		calc-success:--games othello-first-move:-n; do
+		opt=${p#*:} p=${p%%:*}
+		run "$TOP/pipelines/$p.sh" "$opt" < /dev/null
+		assert_failure 2
+		assert_output "$p.sh: $opt needs a value"
+	done
+}
+
 @test "play-shiritori.sh: polite rejections, hints, and the log at the end" {
 	run bash -c "printf 'abb\n?\nzz\nde\nbc\n\ncdd\nq\n' | '$TOP/pipelines/play-shiritori.sh' --seed 1 --dict '$FIX/line.csv' --start sa --vs greedy -o game.csv"
 	assert_success
