@@ -2,7 +2,8 @@
 # Which first move wins? (seed 003) Random Othello games from the start, or
 # from a mid-game position, summarized by first move: games, and the win
 # rate of the side to move with its 95% Wilson interval; then an 8x8
-# heatmap of those rates.
+# heatmap of those rates (coloured around the side's mean, each with its
+# interval written in, over the position's discs).
 #
 #   pipelines/othello-first-move.sh [-n GAMES] [--seed S] [--moves "f5 d6"]
 #       [--board BOARD --turn X|O] [-j JOBS] [-q] [-o DIR]
@@ -56,45 +57,69 @@ side=$(playout -n 1 "${pos[@]}" | awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) i
 yomi_shards "$games" "$jobs" "$out" "-g first_move count rate:winner=$side" \
 	playout --seed "$seed" "${pos[@]}" > "$out/first-move.csv"
 
-# The heatmap: rank 8 on top as on a board; squares that are no first
-# move stay blank.
-awk -F, -v side="$side" 'NR > 1 && $1 != "pass" && $1 != "" {
-	col = index("abcdefgh", substr($1, 1, 1)) - 1
-	row = substr($1, 2, 1) - 1
-	rate[row, col] = $3
-	label[row, col] = sprintf("%s\\n%.3f", $1, $3)
+# The heatmap, rank 8 on top as on a board: each move's square coloured
+# by its rate on a scale around the side's mean over all games (so that
+# 0.453 and 0.455 differ), with the rate and its interval written in; the
+# position's discs drawn; every square named.
+if [ -n "$moves" ]; then
+	where="after $moves"
+elif [ -n "$board" ]; then
+	where="from the given board"
+else
+	where="from the start"
+fi
+# The position's board: the first drawing --show makes (rank 8 first).
+playout --show -n 1 "${pos[@]}" | awk '/^[1-8] / && n < 8 { n++; print }' > "$out/board.txt"
+awk -F, -v board="$out/board.txt" -v cells="$out/cells.txt" -v gp="$out/heatmap.gp" '
+NR > 1 && $1 != "pass" && $1 != "" {
+	n = $2; games += n; wins += n * $3
+	c = index("abcdefgh", substr($1, 1, 1)) - 1; r = 8 - substr($1, 2, 1)
+	rate[r, c] = $3; lo[r, c] = $4; hi[r, c] = $5
 }
 END {
-	for (r = 7; r >= 0; r--) {
-		line = ""
-		for (c = 0; c < 8; c++)
-			line = line ((r, c) in rate ? rate[r, c] : "NaN") (c < 7 ? " " : "")
-		print line > "'"$out"'/grid.txt"
+	mean = games ? wins / games : 0.5
+	m = 0.001 # a scale even when every move does the same
+	for (k in rate) if ((d = rate[k] - mean) > m || -d > m) m = d > 0 ? d : -d
+	printf "set cbrange [%.6f:%.6f]\n", mean - m, mean + m > gp
+	printf "mean = %.6f\n", mean > gp
+	r = 0
+	while ((getline line < board) > 0) {
+		split(line, f, " ")
+		for (c = 0; c < 8; c++) disc[r, c] = f[c + 2]
+		r++
 	}
-	for (k in label) {
-		split(k, rc, SUBSEP)
-		printf "set label \"%s\" at %d,%d center front\n", label[k], rc[2], 7 - rc[1] > "'"$out"'/labels.gp"
+	for (r = 0; r < 8; r++) for (c = 0; c < 8; c++) {
+		name = substr("abcdefgh", c + 1, 1) (8 - r)
+		if ((r, c) in rate) {
+			printf "%d %d %.6f\n", c, r, rate[r, c] > cells
+			printf "set label \"%s\\n%.3f\\n%.3f-%.3f\" at %d,%d center front font \",7\"\n",
+				name, rate[r, c], lo[r, c], hi[r, c], c, r > gp
+		} else if (disc[r, c] == "X" || disc[r, c] == "O") {
+			printf "set object circle at %d,%d size 0.4 front fc rgb \"%s\" fs solid border lc rgb \"black\"\n",
+				c, r, disc[r, c] == "X" ? "black" : "white" > gp
+			printf "set label \"%s\" at %d,%d center front tc rgb \"%s\" font \",8\"\n",
+				name, c, r, disc[r, c] == "X" ? "white" : "black" > gp
+		} else {
+			printf "set label \"%s\" at %d,%d center front tc rgb \"gray60\" font \",8\"\n", name, c, r > gp
+		}
 	}
 }' "$out/first-move.csv"
-touch "$out/labels.gp"
-# gnuplot warns about the blank squares; its messages go to a log.
-if ! gnuplot 2> "$out/gnuplot.log" <<EOF
+# Any message of gnuplot's is a fault: it goes to stderr and stops the run.
+if ! gnuplot > "$out/gnuplot.log" 2>&1 <<EOF || [ -s "$out/gnuplot.log" ]; then
 set terminal png size 640,640
 set output "$out/first-move.png"
-set title "win rate of $side by first move ($games random games)"
+set title "Win rate of $side by move, $where ($games random games)"
 set xrange [-0.5:7.5]
 set yrange [7.5:-0.5]
 set xtics ("a" 0, "b" 1, "c" 2, "d" 3, "e" 4, "f" 5, "g" 6, "h" 7)
 set ytics ("8" 0, "7" 1, "6" 2, "5" 3, "4" 4, "3" 5, "2" 6, "1" 7)
 set size square
+set object rectangle from -0.5,-0.5 to 7.5,7.5 behind fc rgb "#d9ead3" fs solid
 set palette defined (0 "#b2182b", 0.5 "#f7f7f7", 1 "#2166ac")
-set cbrange [0:1]
-set cblabel "win rate of $side"
-set datafile missing "NaN"
-load "$out/labels.gp"
-plot "$out/grid.txt" matrix with image notitle
+load "$out/heatmap.gp"
+set cblabel sprintf("win rate of $side (white: its mean, %.4f)", mean)
+plot "$out/cells.txt" using 1:2:(0.5):(0.5):3 with boxxyerror fs solid fc palette notitle
 EOF
-then
 	cat "$out/gnuplot.log" >&2
 	exit 1
 fi

@@ -312,6 +312,20 @@ summarize: -:1: missing column 'nope'"
 	assert_output "first_move c4 d3 e6 f5 "
 	run file -b out/first-move.png
 	assert_output --partial "PNG image data, 640 x 640"
+	# gnuplot said nothing; the colours centre on black's mean over all
+	# games; the four discs of the start are drawn, every square named.
+	run cat out/gnuplot.log
+	assert_output ""
+	run awk -F, 'NR > 1 { n += $2; w += $2 * $3 } END { printf "mean = %.6f\n", w / n }' out/first-move.csv
+	assert_line "$(sed -n 2p out/heatmap.gp)"
+	run bash -c "sed -n '1s/set cbrange \\[\\(.*\\):\\(.*\\)\\]/\\1 \\2/p;2s/mean = //p' out/heatmap.gp |
+		tr '\n' ' ' | awk '{ d = (\$1 + \$2) / 2 - \$3; print (d < 2e-6 && d > -2e-6 && \$2 > \$1) }'"
+	assert_output 1
+	run grep -c "set object circle" out/heatmap.gp
+	assert_output 4
+	run grep -c "set label" out/heatmap.gp
+	assert_output 64
+	grep -q 'set label "f5\\n0\.[0-9]\{3\}\\n0\.[0-9]\{3\}-0\.[0-9]\{3\}"' out/heatmap.gp
 }
 
 @test "othello-first-move.sh: a mid-game position counts the side to move" {
@@ -321,6 +335,10 @@ summarize: -:1: missing column 'nope'"
 	# After f5 d6 black's moves are c3 c4 c5 c6 c7.
 	run bash -c "tail -n +2 mid/first-move.csv | cut -d, -f1 | tr '\n' ' '"
 	assert_output "c3 c4 c5 c6 c7 "
+	run grep -c "set object circle" mid/heatmap.gp
+	assert_output 6
+	run cat mid/gnuplot.log
+	assert_output ""
 	run "$TOP/pipelines/othello-first-move.sh" -n 100 --moves "f5 f5"
 	assert_failure 1
 	assert_output --regexp "playout: .*position.csv:2: move 2 \(f5\) is illegal for white"
