@@ -11,7 +11,8 @@
 # -n: games (default 1000000), split into JOBS shards (default: the number
 # of cores) that run side by side and merge exactly (summarize --partial,
 # --merge). --moves plays those moves from the start; --board/--turn give
-# any position (64 characters X, O, -, a1..h8 row by row). Writes
+# any position (64 characters X, O, - or ., a1..h8 row by row; with X or
+# O appended, Edax's form, no --turn is needed). Writes
 # DIR/first-move.csv and DIR/first-move.png (gnuplot) and prints the table;
 # the games done show on a terminal unless -q.
 set -euo pipefail
@@ -34,7 +35,7 @@ while [ $# -gt 0 ]; do
 done
 yomi_positive othello-first-move.sh -n "$games"
 yomi_positive othello-first-move.sh -j "$jobs"
-if [ -n "$board" ] && [ -z "$turn" ]; then
+if [ ${#board} = 64 ] && [ -z "$turn" ]; then
 	echo "othello-first-move.sh: --board needs --turn X or O" >&2
 	exit 2
 fi

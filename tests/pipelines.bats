@@ -342,9 +342,14 @@ summarize: -:1: missing column 'nope'"
 	run "$TOP/pipelines/othello-first-move.sh" -n 100 --moves "f5 f5"
 	assert_failure 1
 	assert_output --regexp "playout: .*position.csv:2: move 2 \(f5\) is illegal for white"
-	run "$TOP/pipelines/othello-first-move.sh" --board x
+	start=---------------------------OX------XO---------------------------
+	run "$TOP/pipelines/othello-first-move.sh" --board $start
 	assert_failure 2
 	assert_output "othello-first-move.sh: --board needs --turn X or O"
+	# Edax's form carries the side to move.
+	run "$TOP/pipelines/othello-first-move.sh" -n 200 -q --board "${start}X"
+	assert_success
+	assert_line --index 0 "first_move,count,rate_winner_black,rate_winner_black_lo,rate_winner_black_hi"
 }
 
 @test "othello-mc-vs-perfect.sh: every choice checked against the exact scores; JOBS change nothing" {

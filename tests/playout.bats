@@ -272,16 +272,20 @@ draw"
 	printf 'board,turn\n%s,X\nXO,X\n' "$AFTER_F5_D6_C3" > short.csv
 	run playout short.csv
 	assert_failure 1
-	assert_output "playout: short.csv:3: board must have 64 characters (X, O or -)"
+	assert_output "playout: short.csv:3: board must have 64 characters (X, O, - or .), or 65 with the side to move appended"
 	printf 'board,turn\n%s,X\n' "$(echo "$AFTER_F5_D6_C3" | tr X x)" > alpha.csv
 	run playout alpha.csv
 	assert_failure 1
-	assert_output "playout: alpha.csv:2: board may hold only X, O and -"
+	assert_output "playout: alpha.csv:2: board may hold only X, O, - and ."
 	printf 'board,turn\n%s,X\n' "$(printf -- '-%.0s' $(seq 64))" > empty.csv
 	run playout empty.csv
 	assert_failure 1
 	assert_output "playout: empty.csv:2: impossible position: a centre square (d4, e4, d5, e5) is empty"
 	printf 'board,turn\n%s,\n' "$AFTER_F5_D6_C3" > turn.csv
+	run playout turn.csv
+	assert_failure 1
+	assert_output "playout: turn.csv:2: no side to move: a column 'turn', or X or O after the board"
+	printf 'board,turn\n%s,x\n' "$AFTER_F5_D6_C3" > turn.csv
 	run playout turn.csv
 	assert_failure 1
 	assert_output "playout: turn.csv:2: side to move must be X (black) or O (white)"
@@ -297,10 +301,36 @@ draw"
 	run playout nocol.csv
 	assert_failure 1
 	assert_output "playout: nocol.csv:1: no column 'board' (with 'turn') or 'moves'"
-	printf 'board\n1\n' > noturn.csv
+	printf 'board\n%s\n' "$AFTER_F5_D6_C3" > noturn.csv
 	run playout noturn.csv
 	assert_failure 1
-	assert_output "playout: noturn.csv:1: column 'board' needs a column 'turn'"
+	assert_output "playout: noturn.csv:2: no side to move: a column 'turn', or X or O after the board"
+	printf 'board\n%sx\n' "$AFTER_F5_D6_C3" > side.csv
+	run playout side.csv
+	assert_failure 1
+	assert_output "playout: side.csv:2: side to move after the board must be X (black) or O (white)"
+	printf 'board,turn\n%s X,O\n' "$AFTER_F5_D6_C3" > differ.csv
+	run playout differ.csv
+	assert_failure 1
+	assert_output "playout: differ.csv:2: the side to move after the board and the turn differ"
+	printf 'moves\nf5d6x3\n' > compact.csv
+	run playout compact.csv
+	assert_failure 1
+	assert_output "playout: compact.csv:2: move 3 ('x3') is not a square a1..h8 or pass"
+}
+
+@test "interchange: moves compact or uppercase, boards with . and Edax's side appended" {
+	want=$(printf 'moves\nf5 d6 c3\n' | playout --per-move 20 -)
+	for m in f5d6c3 "F5 D6 C3" "F5d6 c3" "  f5 d6c3 "; do
+		run bash -c "printf 'moves\n%s\n' '$m' | playout --per-move 20 -"
+		assert_output "$want"
+	done
+	dots=$(echo "$AFTER_F5_D6_C3" | tr - .)
+	for row in "board,turn\n$AFTER_F5_D6_C3,O" "board,turn\n$dots,O" "board\n${AFTER_F5_D6_C3}O" \
+		"board\n$dots O" "board,turn\n${dots}O,white"; do
+		run bash -c "printf '$row\n' | playout --per-move 20 -"
+		assert_output "$want"
+	done
 }
 
 @test "bad options: exit 2 with the accepted range" {

@@ -2,6 +2,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #if defined(__x86_64__)
 #include <immintrin.h>
 #endif
@@ -304,28 +305,50 @@ void othello_check(const othello_pos *p)
 #endif
 }
 
+/* OTHELLO_BLACK or OTHELLO_WHITE for a side to move's text, else -1. */
+static int parse_turn(const char *turn, size_t n)
+{
+	if ((n == 1 && turn[0] == 'X') || (n == 5 && !memcmp(turn, "black", 5)))
+		return OTHELLO_BLACK;
+	if ((n == 1 && turn[0] == 'O') || (n == 5 && !memcmp(turn, "white", 5)))
+		return OTHELLO_WHITE;
+	return -1;
+}
+
 const char *othello_parse(const char *board, const char *turn, othello_pos *p)
 {
 	size_t n = strlen(board);
-	if (n != 64)
-		return "board must have 64 characters (X, O or -)";
+	/* Edax's form: the side to move after the squares, with or without a
+	 * space. */
+	int side = -1;
+	if (n == 65 || (n == 66 && board[64] == ' ')) {
+		side = parse_turn(board + n - 1, 1);
+		if (side < 0)
+			return "side to move after the board must be X (black) or O (white)";
+	} else if (n != 64) {
+		return "board must have 64 characters (X, O, - or .), or 65 with the side to move "
+		       "appended";
+	}
 	uint64_t black = 0, white = 0;
 	for (int i = 0; i < 64; i++) {
 		switch (board[i]) {
 		case 'X': black |= 1ULL << i; break;
 		case 'O': white |= 1ULL << i; break;
-		case '-': break;
-		default: return "board may hold only X, O and -";
+		case '-':
+		case '.': break;
+		default: return "board may hold only X, O, - and .";
 		}
 	}
 	if (((black | white) & CENTRE) != CENTRE)
 		return "impossible position: a centre square (d4, e4, d5, e5) is empty";
-	if (!strcmp(turn, "X") || !strcmp(turn, "black"))
-		p->turn = OTHELLO_BLACK;
-	else if (!strcmp(turn, "O") || !strcmp(turn, "white"))
-		p->turn = OTHELLO_WHITE;
-	else
+	int t = turn && *turn ? parse_turn(turn, strlen(turn)) : side;
+	if (turn && *turn && t < 0)
 		return "side to move must be X (black) or O (white)";
+	if (t < 0)
+		return "no side to move: a column 'turn', or X or O after the board";
+	if (side >= 0 && t != side)
+		return "the side to move after the board and the turn differ";
+	p->turn = t;
 	p->me = p->turn == OTHELLO_BLACK ? black : white;
 	p->opp = p->turn == OTHELLO_BLACK ? white : black;
 	return NULL;
@@ -352,11 +375,14 @@ int othello_move_list(const othello_pos *p, int moves[64])
 
 int othello_parse_move(const char *s, unsigned n)
 {
-	if (n == 4 && !memcmp(s, "pass", 4))
+	if (n == 4 && !strncasecmp(s, "pass", 4))
 		return OTHELLO_PASS;
-	if (n != 2 || s[0] < 'a' || s[0] > 'h' || s[1] < '1' || s[1] > '8')
+	if (n != 2)
 		return -1;
-	return (s[1] - '1') * 8 + (s[0] - 'a');
+	int file = s[0] >= 'A' && s[0] <= 'H' ? s[0] - 'A' : s[0] - 'a';
+	if (file < 0 || file > 7 || s[1] < '1' || s[1] > '8')
+		return -1;
+	return (s[1] - '1') * 8 + file;
 }
 
 const char *othello_move_name(int move, char out[5])

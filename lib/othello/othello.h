@@ -49,14 +49,17 @@ bool othello_legal(const othello_pos *p, int move);
 void othello_play(othello_pos *p, int move);
 bool othello_over(const othello_pos *p);
 
-/* Parses a 64-character board and the side to move ("X" or "black", "O"
- * or "white"). Returns NULL, or a message saying what is wrong. Boards
+/* Parses a 64-character board (X, O, and - or . for empty) and the side
+ * to move ("X" or "black", "O" or "white"), or Edax's form: the board with
+ * X or O appended (after a space or not), TURN then NULL, empty or the
+ * same side. Returns NULL, or a message saying what is wrong. Boards
  * whose centre squares are empty are refused as impossible: the four
  * start discs are never removed. */
 const char *othello_parse(const char *board, const char *turn, othello_pos *p);
 /* The board as 64 characters and a NUL. */
 void othello_format(const othello_pos *p, char out[65]);
-/* "a1".."h8" or "pass" to a move code; -1 if S (length N) is neither. */
+/* "a1".."h8" (or "A1".."H8") or "pass" (any case) to a move code; -1 if S
+ * (length N) is neither. */
 int othello_parse_move(const char *s, unsigned n);
 /* The move's name ("d3", "pass") into OUT; returns OUT. */
 const char *othello_move_name(int move, char out[5]);

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -32,8 +33,9 @@ typedef struct {
 	bool from_files;
 } positions;
 
-/* Plays the space-separated MOVES onto P; false with a message in ERR
- * naming the bad one. */
+/* Plays MOVES onto P: squares and passes, separated by spaces or written
+ * together ("f5d6c3", "F5 D6"); false with a message in ERR naming the
+ * bad one. */
 static bool apply_moves(othello_pos *p, const char *moves, char *err, size_t errsize)
 {
 	const char *s = moves;
@@ -42,9 +44,12 @@ static bool apply_moves(othello_pos *p, const char *moves, char *err, size_t err
 			s++;
 		if (!*s)
 			return true;
-		size_t n = strcspn(s, " ");
-		int m = othello_parse_move(s, (unsigned)(n < 8 ? n : 8));
+		size_t n = strncasecmp(s, "pass", 4) == 0 ? 4 : 2;
+		if (strnlen(s, n) < n || s[n - 1] == ' ')
+			n = 1;
+		int m = othello_parse_move(s, (unsigned)n);
 		if (m < 0) {
+			n = strcspn(s, " ");
 			snprintf(err, errsize, "move %d ('%.*s') is not a square a1..h8 or pass", k,
 				 (int)(n < 16 ? n : 16), s);
 			return false;
@@ -66,8 +71,6 @@ static void read_table(positions *ps, const char *path, int file)
 	int cb = table_col(t, "board"), ct = table_col(t, "turn"), cm = table_col(t, "moves");
 	if (cb < 0 && cm < 0)
 		die_at(name, table_header_line(t), "no column 'board' (with 'turn') or 'moves'");
-	if (cb >= 0 && ct < 0)
-		die_at(name, table_header_line(t), "column 'board' needs a column 'turn'");
 	carry_table(&ps->cols, t, (const int[]){cb, ct, cm}, 3);
 	while (table_read_row(t)) {
 		long line = table_line(t);
@@ -82,7 +85,8 @@ static void read_table(positions *ps, const char *path, int file)
 		char msg[96];
 		const char *err = NULL;
 		if (cb >= 0)
-			err = othello_parse(table_field(t, (size_t)cb), table_field(t, (size_t)ct), p);
+			err = othello_parse(table_field(t, (size_t)cb), ct >= 0 ? table_field(t, (size_t)ct) : NULL,
+					    p);
 		if (!err && cm >= 0 && !apply_moves(p, table_field(t, (size_t)cm), msg, sizeof msg))
 			err = msg;
 		if (err)

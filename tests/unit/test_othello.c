@@ -168,7 +168,8 @@ static void test_parse_rejects_bad_text(void)
 	othello_pos p;
 	char text[65];
 	const char *err = othello_parse("XO", "X", &p);
-	CHECK_STR(err, "board must have 64 characters (X, O or -)", "short board");
+	CHECK_STR(err, "board must have 64 characters (X, O, - or .), or 65 with the side to move appended",
+		  "short board");
 	static const char *const bad[8] = {
 		"x-------", "--------", "--------", "---OX---",
 		"---XO---", "--------", "--------", "--------",
@@ -177,7 +178,7 @@ static void test_parse_rejects_bad_text(void)
 	for (int r = 1; r < 8; r++)
 		memcpy(text + 8 * r, bad[r], 8);
 	text[64] = '\0';
-	CHECK_STR(othello_parse(text, "X", &p), "board may hold only X, O and -", "lowercase x");
+	CHECK_STR(othello_parse(text, "X", &p), "board may hold only X, O, - and .", "lowercase x");
 	text[0] = '-';
 	text[27] = '-';
 	CHECK_STR(othello_parse(text, "X", &p),
@@ -197,8 +198,9 @@ static void test_move_names_round_trip(void)
 		ok &= othello_parse_move(name, (unsigned)strlen(name)) == m;
 	}
 	CHECK(ok && sq("a1") == 0 && sq("h1") == 7 && sq("a8") == 56 && sq("h8") == 63 &&
-		      sq("i1") < 0 && sq("a9") < 0 && sq("Pass") < 0,
-	      "move names round-trip; a1 = 0, h8 = 63");
+		      sq("i1") < 0 && sq("a9") < 0 && sq("I1") < 0 && sq("pas") < 0 && sq("F5") == sq("f5") &&
+		      sq("Pass") == OTHELLO_PASS && sq("PASS") == OTHELLO_PASS,
+	      "move names round-trip; a1 = 0, h8 = 63; F5 and PASS read too");
 }
 
 static void test_bitboards_match_reference(void)
