@@ -759,3 +759,17 @@ success, 0 cards left"
 	assert_failure 137
 	assert_equal "$(ls -A out | wc -l)" 0
 }
+
+@test "calc --deals: each game's deck as a column, which replays the deal" {
+	run playout -g calc -n 2 --deals
+	assert_success
+	assert_output "game,seed,variant,policy,success,rest,steps,deck
+1,1,standard,random,0,32,58,KA555AQA796QT26K94785QTKQ797T63J9J8J86J82KT33244
+2,1,standard,random,0,37,56,3T7AA9TJ548J9K6KJ55AJQ46T5Q28687QQ892TK347926K73"
+	playout -g calc -n 20 --deals --policy greedy --moves -o games.csv
+	cut -d, -f8 games.csv > decks.csv
+	run bash -c "playout -g calc --policy greedy --moves decks.csv | cut -d, -f7- | tail -n +2"
+	assert_output "$(cut -d, -f6-7,9 games.csv | tail -n +2)"
+	run bash -c "playout -g calc -n 1 --deals --variant no-foundations | tail -1 | cut -d, -f8 | tr -d '\n' | wc -c"
+	assert_output 52
+}

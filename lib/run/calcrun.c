@@ -83,8 +83,8 @@ typedef struct {
 	calcbatch_outcome res[BATCH];
 } rows;
 
-static void write_row(rows *w, size_t deal, int64_t id, calcbatch_outcome res, const char *moves,
-		      size_t mlen)
+static void write_row(rows *w, size_t deal, int64_t id, const uint8_t *deck, calcbatch_outcome res,
+		      const char *moves, size_t mlen)
 {
 	calcrun_opts *o = w->o;
 	if (o->common.nfiles)
@@ -96,6 +96,11 @@ static void write_row(rows *w, size_t deal, int64_t id, calcbatch_outcome res, c
 	output_int(w->out, res.success);
 	output_int(w->out, res.rest);
 	output_int(w->out, res.steps);
+	if (o->deals) {
+		char text[53];
+		calc_format_deck(deck, calc_stock_size(o->variant), text);
+		output_field(w->out, text);
+	}
 	if (moves)
 		output_field_n(w->out, moves, mlen);
 	output_end_row(w->out);
@@ -105,7 +110,7 @@ static void rows_flush(rows *w)
 {
 	calcbatch_random(w->o->variant, w->deck, w->gen, w->n, w->res);
 	for (size_t i = 0; i < w->n; i++)
-		write_row(w, w->deal[i], w->id[i], w->res[i], NULL, 0);
+		write_row(w, w->deal[i], w->id[i], w->deck[i], w->res[i], NULL, 0);
 	w->n = 0;
 }
 
@@ -166,6 +171,8 @@ static void write_header(const calcrun_opts *o, const deals *ds, output *out)
 	static const char *const cols[] = {"game", "seed", "variant", "policy", "success", "rest", "steps"};
 	for (size_t k = 0; k < sizeof cols / sizeof *cols; k++)
 		output_field(out, cols[k]);
+	if (o->deals)
+		output_field(out, "deck");
 	if (o->common.moves)
 		output_field(out, "moves");
 	output_end_row(out);
@@ -205,8 +212,8 @@ static void run_games(calcrun_opts *o, const deals *ds, output *out)
 				calc_deal(&s, o->variant, deck);
 				size_t mlen;
 				play(o, &s, &r, o->common.moves ? moves : NULL, &mlen);
-				write_row(w, p, id, calcbatch_outcome_of(&s), o->common.moves ? moves : NULL,
-					  mlen);
+				write_row(w, p, id, deck, calcbatch_outcome_of(&s),
+					  o->common.moves ? moves : NULL, mlen);
 			}
 			progress_tick(&pr, ++done);
 		}
@@ -341,6 +348,8 @@ static void option(run_opts *c, const char *name, const char *arg)
 		p->threshold = (uint32_t)cli_i64("--threshold", arg, 1, 1000000);
 	} else if (!strcmp(name, "peek")) {
 		p->peek = true;
+	} else if (!strcmp(name, "deals")) {
+		o->deals = true;
 	}
 }
 
@@ -385,13 +394,14 @@ static const struct option options[] = {
 	{"ucb", required_argument, NULL, 0},
 	{"threshold", required_argument, NULL, 0},
 	{"peek", no_argument, NULL, 0},
+	{"deals", no_argument, NULL, 0},
 	{NULL, 0, NULL, 0},
 };
 
 const playoutgame calcrun_game = {
 	.name = "calc",
 	.usage = "Calculation (--game calc): one row per game,\n"
-		 "  game,seed,variant,policy,success,rest,steps[,moves]\n"
+		 "  game,seed,variant,policy,success,rest,steps[,deck][,moves]\n"
 		 "from seeded shuffles, or from the decks of the FILEs (column deck: rank\n"
 		 "letters A23456789TJQK, top of the stock first; other columns are carried\n"
 		 "after a deal column). An option for other policies than --policy's is\n"
@@ -401,6 +411,8 @@ const playoutgame calcrun_game = {
 		 "                        any player, not a player)\n"
 		 "      --variant V       no-foundations, three-piles (comma-separated or\n"
 		 "                        repeated; default standard)\n"
+		 "      --deals           add each game's deck (column deck, top first), which\n"
+		 "                        playout -g calc reads back to replay the deal\n"
 		 "      --playouts N      mcts: playouts per move (default 10000); best:\n"
 		 "                        rollouts per leaf of its two-ply search (default 128)\n"
 		 "      --endgame E       best: from E cards unseen on (default 20; 0: never),\n"
