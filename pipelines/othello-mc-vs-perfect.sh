@@ -10,17 +10,22 @@
 # rate, normal for the mean); a PNG of agreement against N, one line per
 # E. N=0 is the baseline: the random player's move.
 #
-#   pipelines/othello-mc-vs-perfect.sh [--positions P]
-#       [--empties "10 12 14 16 18 20 22:50 24:25"]
-#       [--playouts "100 1000 10000 100000"] [--game-playouts M] [--seed S]
-#       [-j JOBS] [-o DIR]
+#   pipelines/othello-mc-vs-perfect.sh [--full] [--positions P]
+#       [--empties "10 12 14"] [--playouts "100 1000"] [--game-playouts M]
+#       [--seed S] [-j JOBS] [-o DIR]
 #
-# --positions: positions per source (random games, mcts games) and E
-# (default 100): the first games that reach E empty squares with two legal
-# moves or more for the side to move; E:P in --empties sets P for that E
-# (by default fewer at 22 and 24, where one exact solve takes seconds to
-# minutes). --game-playouts: the source games' mcts players (default
-# 10000). The runs (the solver in shards, each method at each N) go JOBS
+# The default is a quick look (well under a minute of CPU): 20 positions
+# per source at 10, 12 and 14 empty squares, N of 100 and 1000, source
+# games between mcts:1000 players. --full runs the whole experiment: 100
+# positions at 10 to 24 empty squares ("10 12 14 16 18 20 22:50 24:25"),
+# N up to 100000 ("100 1000 10000 100000"), mcts:10000 source games; it
+# takes many hours. Options given set their part either way.
+#
+# --positions: positions per source (random games, mcts games) and E: the
+# first games that reach E empty squares with two legal moves or more for
+# the side to move; E:P in --empties sets P for that E (--full takes fewer
+# at 22 and 24, where one exact solve takes seconds to minutes).
+# --game-playouts: the source games' mcts players. The runs (the solver in shards, each method at each N) go JOBS
 # at a time (default: the number of cores); the results do not depend on
 # JOBS. Writes DIR/positions.csv, DIR/best.csv (each position's exact
 # score and a best move), DIR/children-solved.csv (the exact score after
@@ -31,10 +36,10 @@
 set -euo pipefail
 . "$(dirname "$(readlink -f "$0")")/common.sh"
 
-positions=100 empties="10 12 14 16 18 20 22:50 24:25" playouts="100 1000 10000 100000"
-game_playouts=10000 seed=1 jobs=$(nproc) out=
+positions= empties= playouts= game_playouts= full=0 seed=1 jobs=$(nproc) out=
 while [ $# -gt 0 ]; do
 	case $1 in
+	--full) full=1; shift ;;
 	--positions) yomi_need "$@"; positions=$2; shift 2 ;;
 	--empties) yomi_need "$@"; empties=$2; shift 2 ;;
 	--playouts) yomi_need "$@"; playouts=$2; shift 2 ;;
@@ -46,6 +51,12 @@ while [ $# -gt 0 ]; do
 	*) echo "othello-mc-vs-perfect.sh: unknown option '$1'" >&2; exit 2 ;;
 	esac
 done
+if [ "$full" = 1 ]; then
+	: "${positions:=100}" "${empties:=10 12 14 16 18 20 22:50 24:25}"
+	: "${playouts:=100 1000 10000 100000}" "${game_playouts:=10000}"
+else
+	: "${positions:=20}" "${empties:=10 12 14}" "${playouts:=100 1000}" "${game_playouts:=1000}"
+fi
 yomi_positive othello-mc-vs-perfect.sh --positions "$positions"
 yomi_positive othello-mc-vs-perfect.sh --game-playouts "$game_playouts"
 yomi_positive othello-mc-vs-perfect.sh -j "$jobs"

@@ -390,6 +390,13 @@ summarize: -:1: missing column 'nope'"
 	run "$TOP/pipelines/othello-mc-vs-perfect.sh" --empties "8:0"
 	assert_failure 2
 	assert_output "othello-mc-vs-perfect.sh: --empties wants a positive number"
+	# --full's settings are checked as given ones are.
+	run "$TOP/pipelines/othello-mc-vs-perfect.sh" --full --playouts "100 0"
+	assert_failure 2
+	assert_output "othello-mc-vs-perfect.sh: --playouts wants a positive number"
+	run "$TOP/pipelines/othello-mc-vs-perfect.sh" --full --empties "24:0"
+	assert_failure 2
+	assert_output "othello-mc-vs-perfect.sh: --empties wants a positive number"
 }
 
 @test "othello-league.sh: a round robin, its crosstable and standings; JOBS change nothing" {
