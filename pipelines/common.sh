@@ -135,3 +135,37 @@ yomi_watch() {
 		}' >&2
 	fi
 }
+
+# Writes to stdout the Othello board of the position given as playout's
+# position-table FILEs (none: the start), its rank 8 first, one line a
+# rank: "8 - - . O X ..." (X black, O white, . a legal move, - empty).
+yomi_board() {
+	playout --show -n 1 "$@" | awk '/^[1-8] / && n < 8 { n++; print }'
+}
+
+# Writes to stdout gnuplot commands that draw the board in BOARD (as
+# yomi_board writes it) on a plot with a at x 0 and rank 8 at y 0: the
+# discs, a dot on each legal move, every square named. The squares named
+# in SKIP (e.g. "c4 d3") get nothing: the caller draws them. COLOUR: the
+# empty squares' names (default gray40).
+yomi_board_gp() {
+	awk -v skip=" ${2:-} " -v colour="${3:-gray40}" '{
+		r = NR - 1
+		for (c = 0; c < 8; c++) {
+			name = substr("abcdefgh", c + 1, 1) (8 - r)
+			d = $(c + 2)
+			if (index(skip, " " name " "))
+				continue
+			if (d == "X" || d == "O") {
+				printf "set object circle at %d,%d size 0.4 front fc rgb \"%s\" fs solid border lc rgb \"black\"\n",
+					c, r, d == "X" ? "black" : "white"
+				printf "set label \"%s\" at %d,%d center front tc rgb \"%s\" font \",8\"\n",
+					name, c, r, d == "X" ? "white" : "black"
+				continue
+			}
+			if (d == ".")
+				printf "set object circle at %d,%d size 0.08 front fc rgb \"gray30\" fs solid noborder\n", c, r
+			printf "set label \"%s\" at %d,%d offset 0,-1 center front tc rgb \"%s\" font \",8\"\n", name, c, r, colour
+		}
+	}' "$1"
+}

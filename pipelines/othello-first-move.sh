@@ -69,13 +69,12 @@ elif [ -n "$board" ]; then
 else
 	where="from the start"
 fi
-# The position's board: the first drawing --show makes (rank 8 first).
-playout --show -n 1 "${pos[@]}" | awk '/^[1-8] / && n < 8 { n++; print }' > "$out/board.txt"
-awk -F, -v board="$out/board.txt" -v cells="$out/cells.txt" -v gp="$out/heatmap.gp" '
+yomi_board "${pos[@]}" > "$out/board.txt"
+awk -F, -v cells="$out/cells.txt" -v gp="$out/heatmap.gp" -v skipf="$out/skip.txt" '
 NR > 1 && $1 != "pass" && $1 != "" {
 	n = $2; games += n; wins += n * $3
 	c = index("abcdefgh", substr($1, 1, 1)) - 1; r = 8 - substr($1, 2, 1)
-	rate[r, c] = $3; lo[r, c] = $4; hi[r, c] = $5
+	rate[r, c] = $3; lo[r, c] = $4; hi[r, c] = $5; name[r, c] = $1
 }
 END {
 	mean = games ? wins / games : 0.5
@@ -83,28 +82,16 @@ END {
 	for (k in rate) if ((d = rate[k] - mean) > m || -d > m) m = d > 0 ? d : -d
 	printf "set cbrange [%.6f:%.6f]\n", mean - m, mean + m > gp
 	printf "mean = %.6f\n", mean > gp
-	r = 0
-	while ((getline line < board) > 0) {
-		split(line, f, " ")
-		for (c = 0; c < 8; c++) disc[r, c] = f[c + 2]
-		r++
-	}
-	for (r = 0; r < 8; r++) for (c = 0; c < 8; c++) {
-		name = substr("abcdefgh", c + 1, 1) (8 - r)
-		if ((r, c) in rate) {
-			printf "%d %d %.6f\n", c, r, rate[r, c] > cells
-			printf "set label \"%s\\n%.3f\\n%.3f-%.3f\" at %d,%d center front font \",7\"\n",
-				name, rate[r, c], lo[r, c], hi[r, c], c, r > gp
-		} else if (disc[r, c] == "X" || disc[r, c] == "O") {
-			printf "set object circle at %d,%d size 0.4 front fc rgb \"%s\" fs solid border lc rgb \"black\"\n",
-				c, r, disc[r, c] == "X" ? "black" : "white" > gp
-			printf "set label \"%s\" at %d,%d center front tc rgb \"%s\" font \",8\"\n",
-				name, c, r, disc[r, c] == "X" ? "white" : "black" > gp
-		} else {
-			printf "set label \"%s\" at %d,%d center front tc rgb \"gray60\" font \",8\"\n", name, c, r > gp
-		}
+	for (k in rate) {
+		split(k, rc, SUBSEP)
+		printf "%d %d %.6f\n", rc[2], rc[1], rate[k] > cells
+		printf "set label \"%s\\n%.3f\\n%.3f-%.3f\" at %d,%d center front font \",7\"\n",
+			name[k], rate[k], lo[k], hi[k], rc[2], rc[1] > gp
+		printf " %s", name[k] > skipf
 	}
 }' "$out/first-move.csv"
+touch "$out/cells.txt" "$out/skip.txt"
+yomi_board_gp "$out/board.txt" "$(cat "$out/skip.txt")" >> "$out/heatmap.gp"
 # Any message of gnuplot's is a fault: it goes to stderr and stops the run.
 if ! gnuplot > "$out/gnuplot.log" 2>&1 <<EOF || [ -s "$out/gnuplot.log" ]; then
 set terminal png size 640,640

@@ -230,7 +230,7 @@ summarize: -:1: missing column 'nope'"
 	local p opt
 	for p in sas-battle:-r lookahead-gain:--games play-nim:--heaps othello-league:--players \
 		othello-mc-vs-perfect:--positions play-shiritori:--dict parallel-playouts:-n \
-		calc-success:--games othello-first-move:-n; do
+		calc-success:--games othello-first-move:-n othello-board:--moves; do
 		opt=${p#*:} p=${p%%:*}
 		run "$TOP/pipelines/$p.sh" "$opt" < /dev/null
 		assert_failure 2
@@ -326,6 +326,26 @@ summarize: -:1: missing column 'nope'"
 	run grep -c "set label" out/heatmap.gp
 	assert_output 64
 	grep -q 'set label "f5\\n0\.[0-9]\{3\}\\n0\.[0-9]\{3\}-0\.[0-9]\{3\}"' out/heatmap.gp
+}
+
+@test "othello-board.sh: a PNG of any position, gnuplot silent" {
+	run "$TOP/pipelines/othello-board.sh" --moves "f5d6c3" -o b.png
+	assert_success
+	assert_output ""
+	run file -b b.png
+	assert_output --partial "PNG image data, 560 x 560"
+	start=---------------------------OX------XO---------------------------
+	run "$TOP/pipelines/othello-board.sh" --board "${start}O" --moves c5
+	assert_success
+	run file -b othello-board.png
+	assert_output --partial "PNG image data, 560 x 560"
+	run "$TOP/pipelines/othello-board.sh" --moves "f5 f5" -o bad.png
+	assert_failure 1
+	assert_output --regexp "playout: .*position.csv:2: move 2 \(f5\) is illegal for white"
+	[ ! -e bad.png ]
+	run "$TOP/pipelines/othello-board.sh" --board "$start"
+	assert_failure 2
+	assert_output "othello-board.sh: --board needs --turn X or O"
 }
 
 @test "othello-first-move.sh: a mid-game position counts the side to move" {
