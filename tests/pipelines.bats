@@ -230,7 +230,7 @@ summarize: -:1: missing column 'nope'"
 	local p opt
 	for p in sas-battle:-r lookahead-gain:--games play-nim:--heaps othello-league:--players \
 		othello-mc-vs-perfect:--positions play-shiritori:--dict parallel-playouts:-n \
-		calc-success:--games othello-first-move:-n othello-board:--moves; do
+		calc-success:--games othello-first-move:-n othello-board:--moves histogram:-c; do
 		opt=${p#*:} p=${p%%:*}
 		run "$TOP/pipelines/$p.sh" "$opt" < /dev/null
 		assert_failure 2
@@ -346,6 +346,34 @@ summarize: -:1: missing column 'nope'"
 	run "$TOP/pipelines/othello-board.sh" --board "$start"
 	assert_failure 2
 	assert_output "othello-board.sh: --board needs --turn X or O"
+}
+
+@test "histogram.sh: the counts drawn, a PNG, gnuplot silent" {
+	printf 'plies,x\n60,0.5\n61,1.7\n60,2.2\n62,NA\n,3\n' > t.csv
+	run "$TOP/pipelines/histogram.sh" -c plies -o p.png t.csv
+	assert_success
+	assert_output "60,2
+61,1
+62,1"
+	run file -b p.png
+	assert_output --partial "PNG image data, 720 x 480"
+	run "$TOP/pipelines/histogram.sh" -c x --bins 2 -o x.png t.csv
+	# 0.5 to 3 in two bins of 1.25, drawn at their centres.
+	assert_output "1.125,2
+2.375,2"
+	run bash -c "cat t.csv | '$TOP/pipelines/histogram.sh' -c plies"
+	assert_success
+	[ -s histogram.png ]
+	printf 'x\nfoo\n' > bad.csv
+	run "$TOP/pipelines/histogram.sh" -c x bad.csv
+	assert_failure 2
+	assert_output "histogram.sh: column value foo is not a number"
+	run "$TOP/pipelines/histogram.sh" t.csv
+	assert_failure 2
+	assert_output "histogram.sh: -c COLUMN is needed"
+	run "$TOP/pipelines/histogram.sh" -c nope t.csv
+	assert_failure 1
+	assert_output "summarize: t.csv:1: missing column 'nope'"
 }
 
 @test "othello-first-move.sh: a mid-game position counts the side to move" {
