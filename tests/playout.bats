@@ -773,3 +773,22 @@ success, 0 cards left"
 	run bash -c "playout -g calc -n 1 --deals --variant no-foundations | tail -1 | cut -d, -f8 | tr -d '\n' | wc -c"
 	assert_output 52
 }
+
+@test "--notation compact and upper: moves as other programs write them" {
+	playout -n 20 --moves -q > spaced.csv
+	run bash -c "playout -n 20 --moves --notation compact -q | cut -d, -f11"
+	assert_output "$(cut -d, -f11 spaced.csv | tr -d ' ')"
+	run bash -c "playout -n 20 --moves --notation upper -q | cut -d, -f6,11"
+	assert_output "$(cut -d, -f6,11 spaced.csv | tail -n +2 | tr a-z A-Z | sed '1i first_move,moves')"
+	run bash -c "playout -n 20 --moves --notation compact,upper -q | cut -d, -f11 | tail -n +2"
+	assert_output "$(cut -d, -f11 spaced.csv | tail -n +2 | tr -d ' ' | tr a-z A-Z)"
+	# What it writes, playout reads back.
+	run bash -c "playout -n 20 --moves --notation compact,upper -q | cut -d, -f11 | playout -n 2 -q - | cut -d, -f1,8-"
+	assert_output "$(cut -d, -f11 spaced.csv | playout -n 2 -q - | cut -d, -f1,8-)"
+	run playout -n 1 --notation compact
+	assert_failure 2
+	assert_line --index 0 "playout: --notation compact is for the moves column: add --moves"
+	run playout -n 1 --notation bad
+	assert_failure 2
+	assert_line --index 0 "playout: invalid --notation 'bad': expected one of compact, upper"
+}

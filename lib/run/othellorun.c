@@ -130,6 +130,19 @@ static void row_position(output *out, const positions *ps, size_t i)
 		carry_write(&ps->cols, i, out);
 }
 
+/* --notation upper: every move written in the tables in capitals (F5,
+ * PASS); a setting of the whole run, as the output's format is. */
+static bool upper_moves;
+
+/* MOVE's name as the tables write it. */
+static const char *move_name(int move, char out[5])
+{
+	othello_move_name(move, out);
+	for (char *c = out; upper_moves && *c; c++)
+		*c = (char)(*c >= 'a' && *c <= 'z' ? *c - 'a' + 'A' : *c);
+	return out;
+}
+
 static const char *side_name(int turn)
 {
 	return turn == OTHELLO_BLACK ? "black" : "white";
@@ -166,7 +179,7 @@ static void write_game(output *out, const othellorun_opts *o, const othello_pos 
 	output_field(out, sw ? o->black : o->white);
 	output_field(out, side_name(start->turn));
 	if (g->plies)
-		output_field(out, othello_move_name(g->moves[0], name));
+		output_field(out, move_name(g->moves[0], name));
 	else
 		output_na(out);
 	output_int(out, g->plies);
@@ -180,9 +193,9 @@ static void write_game(output *out, const othellorun_opts *o, const othello_pos 
 		char buf[OTHELLO_MAX_PLIES * 5 + 1];
 		size_t len = 0;
 		for (int k = 0; k < g->plies; k++) {
-			if (k)
+			if (k && !o->compact)
 				buf[len++] = ' ';
-			othello_move_name(g->moves[k], name);
+			move_name(g->moves[k], name);
 			size_t n = strlen(name);
 			memcpy(buf + len, name, n);
 			len += n;
@@ -313,7 +326,7 @@ static void run_per_move(const othellorun_opts *o, const positions *ps, output *
 			}
 			char name[5];
 			row_position(out, ps, i);
-			output_field(out, othello_move_name(moves[a], name));
+			output_field(out, move_name(moves[a], name));
 			output_int(out, o->per_move);
 			output_int(out, wins);
 			output_int(out, draws);
@@ -391,7 +404,7 @@ static void solve_row(output *out, const positions *ps, size_t i, int move, int 
 {
 	char name[5], buf[32];
 	row_position(out, ps, i);
-	output_field(out, othello_move_name(move, name));
+	output_field(out, move_name(move, name));
 	output_int(out, score);
 	output_int(out, (int64_t)nodes);
 	snprintf(buf, sizeof buf, "%.6f", seconds);
@@ -498,6 +511,20 @@ static void need_player(const char *opt, const char *spec, othelloplay *p)
 			  "(1 <= N <= %d)", opt, spec, OTHELLOPLAY_MAX_PLAYOUTS);
 }
 
+/* --notation: a comma-separated list of compact and upper. */
+static void parse_notation(othellorun_opts *o, const char *arg)
+{
+	static const char *const names[] = {"compact", "upper", NULL};
+	char *copy = xstrdup(arg), *save = NULL;
+	for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		if (cli_choice("--notation", t, names) == 0)
+			o->compact = true;
+		else
+			upper_moves = true;
+	}
+	free(copy);
+}
+
 static void option(run_opts *c, const char *name, const char *arg)
 {
 	othellorun_opts *o = (othellorun_opts *)c;
@@ -524,6 +551,8 @@ static void option(run_opts *c, const char *name, const char *arg)
 		o->solve = o->solve == 1 ? 3 : 2;
 	} else if (!strcmp(name, "both-sides")) {
 		o->both_sides = true;
+	} else if (!strcmp(name, "notation")) {
+		parse_notation(o, arg);
 	} else if (!strcmp(name, "max-empties")) {
 		o->max_empties = (int)cli_i64("--max-empties", arg, 0, 60);
 		o->max_empties_set = true;
@@ -540,6 +569,8 @@ static void check(const othellorun_opts *o)
 		die_usage("--first-game plus the number of games passes %lld", (long long)RUN_MAX_GAMES);
 	if (o->solve == 3)
 		die_usage("--solve and --solve-all are separate modes: choose one");
+	if (o->compact && !c->moves)
+		die_usage("--notation compact is for the moves column: add --moves");
 	if ((o->per_move > 0) + (o->perft > 0) + (o->solve > 0) + c->show > 1)
 		die_usage("--per-move, --perft, --solve and --show are separate modes: choose one");
 	if ((o->per_move || o->perft || o->solve) && (players || c->moves || c->count_set ||
@@ -600,6 +631,7 @@ static const struct option options[] = {
 	{"solve-all", no_argument, NULL, 0},
 	{"max-empties", required_argument, NULL, 0},
 	{"both-sides", no_argument, NULL, 0},
+	{"notation", required_argument, NULL, 0},
 	{NULL, 0, NULL, 0},
 };
 
@@ -633,6 +665,9 @@ const playoutgame othellorun_game = {
 		 "                        difference, empty squares to the winner) and a\n"
 		 "                        best move: move,score,nodes,seconds\n"
 		 "      --solve-all       the same for every legal move, one row each\n"
+		 "      --notation N      moves as other programs write them: compact (the\n"
+		 "                        moves column as f5d6c3, with --moves), upper (F5,\n"
+		 "                        PASS in every move column), or compact,upper\n"
 		 "      --max-empties E   refuse to solve positions with more than E empty\n"
 		 "                        squares (default 26, at most 60); perfect players\n"
 		 "                        play exactly from E on\n",

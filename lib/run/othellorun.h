@@ -31,6 +31,7 @@ typedef struct {
 	int max_empties;            /* --max-empties */
 	bool max_empties_set;
 	bool both_sides;            /* --both-sides: even games swap the players */
+	bool compact;               /* --notation compact: moves without spaces */
 	const char *black, *white;  /* player specs, as given */
 	othelloplay player[2];      /* parsed, by colour */
 	double ucb;                 /* mcts settings of both players */
