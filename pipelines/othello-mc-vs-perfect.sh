@@ -5,7 +5,8 @@
 # N: the move with the best score, wins 1 and draws 1/2, the first on
 # ties) and mcts:N each choose a move; the exact solver scores the
 # position and every move chosen. Per E, method and N: how often the
-# choice is a perfect move, and the mean disc loss of the choice against
+# choice is a perfect move, how often it keeps the position's result (a
+# won position still won), and the mean disc loss of the choice against
 # the best move, with 95% intervals through summarize (Wilson for the
 # rate, normal for the mean); a PNG of agreement against N, one line per
 # E. N=0 is the baseline: the random player's move.
@@ -32,7 +33,7 @@
 # each other move chosen), DIR/choices.csv (one row per position, method
 # and N), DIR/agreement.csv (both sources together),
 # DIR/agreement-by-source.csv and DIR/agreement.png, and prints the
-# agreement and loss tables.
+# agreement, result and loss tables.
 set -euo pipefail
 . "$(dirname "$(readlink -f "$0")")/common.sh"
 
@@ -205,22 +206,26 @@ solve_merge "$out/children-live.csv" > "$out/children-solved.csv"
 rm -f "$out/children-game.csv" "$out/children-live.csv"
 
 # One row per position, method and N: the move chosen, its exact score,
-# the best score, whether the move is perfect and what it loses.
+# the best score, whether the move is perfect, what it loses, and whether
+# it keeps the position's result (a win still won, a draw still drawn:
+# the seed's question is which move wins, not by how much).
 awk -F, 'FILENAME ~ /best.csv$/ { if (FNR == 1) { for (i = 1; i <= NF; i++) b[$i] = i; next } best[$b["pid"]] = $b["score"]; bm[$b["pid"]] = $b["move"]; next }
 	FILENAME ~ /children-over.csv$/ { if (FNR > 1) sc[$1, $2] = $3; next }
 	FILENAME ~ /children-solved.csv$/ { if (FNR == 1) { for (i = 1; i <= NF; i++) s[$i] = i; next } sc[$s["pid"], $s["chosen"]] = -$s["score"]; next }
-	FNR == 1 { print "pid,source,empties,method,playouts,move,score,best,perfect,loss"; next }
+	function sign(x) { return (x > 0) - (x < 0) }
+	FNR == 1 { print "pid,source,empties,method,playouts,move,score,best,perfect,loss,kept"; next }
 	{ p = $1; v = $6 == bm[p] ? best[p] : sc[p, $6]
-	  print $0 "," v "," best[p] "," (v == best[p]) "," best[p] - v }' \
+	  print $0 "," v "," best[p] "," (v == best[p]) "," best[p] - v "," (sign(v) == sign(best[p])) }' \
 	"$out/best.csv" "$out/children-over.csv" "$out/children-solved.csv" "$out/picks.csv" > "$out/choices.csv"
 
-# Agreement (Wilson interval) and mean loss (mean +- 1.96 sd / sqrt(n),
-# the lower end no less than 0: no choice loses less than nothing).
+# Agreement and results kept (Wilson intervals) and mean loss (mean +-
+# 1.96 sd / sqrt(n), the lower end no less than 0: no choice loses less
+# than nothing).
 summary() {
-	summarize -g "$1" --sort count rate:perfect=1 mean:loss sd:loss "$out/choices.csv" |
+	summarize -g "$1" --sort count rate:perfect=1 rate:kept=1 mean:loss sd:loss "$out/choices.csv" |
 		awk -F, 'NR == 1 { print $0 ",loss_lo,loss_hi"; next }
 		$(NF) == "NA" { print $0 ",NA,NA"; next }
-		{ h = 1.96 * $(NF) / sqrt($(NF - 5)); lo = $(NF - 1) - h
+		{ h = 1.96 * $(NF) / sqrt($(NF - 8)); lo = $(NF - 1) - h
 		  printf "%s,%.4f,%.4f\n", $0, (lo > 0 ? lo : 0), $(NF - 1) + h }'
 }
 summary method,playouts,empties > "$out/agreement.csv"
@@ -231,7 +236,8 @@ summary source,method,playouts,empties > "$out/agreement-by-source.csv"
 table() {
 	awk -F, -v method="$1" -v what="$2" -v ns="0 $playouts" -v es="$empties" 'NR > 1 && ($1 == method || $1 == "random") {
 		if (what == "rate") cell[$3, $2] = sprintf("%3.0f (%2.0f-%3.0f)", 100 * $5, 100 * $6, 100 * $7)
-		else cell[$3, $2] = sprintf("%4.1f (%.1f-%.1f)", $8, $10, $11)
+		else if (what == "kept") cell[$3, $2] = sprintf("%3.0f (%2.0f-%3.0f)", 100 * $8, 100 * $9, 100 * $10)
+		else cell[$3, $2] = sprintf("%4.1f (%.1f-%.1f)", $11, $13, $14)
 	}
 	END {
 		nn = split(ns, N, " "); ne = split(es, E, " ")
@@ -244,6 +250,10 @@ table() {
 echo "perfect choices, percent (95% interval), both sources:"
 table mc rate
 table mcts rate
+echo
+echo "choices that keep the position's result (win, draw or loss), percent (95% interval), both sources:"
+table mc kept
+table mcts kept
 echo
 echo "mean disc loss against the best move (95% interval), both sources:"
 table mc loss

@@ -406,6 +406,7 @@ summarize: -:1: missing column 'nope'"
 	assert_success
 	assert_line --index 0 "perfect choices, percent (95% interval), both sources:"
 	assert_line --index 1 --regexp "^mc E +N=0 +N=10 +N=100 *$"
+	assert_line "choices that keep the position's result (win, draw or loss), percent (95% interval), both sources:"
 	run "$TOP/pipelines/othello-mc-vs-perfect.sh" "${args[@]}" -j 3 -o three
 	assert_success
 	for f in positions.csv choices.csv agreement.csv agreement-by-source.csv; do
@@ -423,9 +424,14 @@ summarize: -:1: missing column 'nope'"
 	run awk -F, 'NR > 1 { n[$4]++ } END { print n["random"], n["mc"], n["mcts"] }' one/choices.csv
 	assert_output "14 28 28"
 	# A perfect choice loses nothing; every score is even; the best is a
-	# bound on every move; each choice is a legal move of its position.
-	run awk -F, 'NR > 1 && (($9 == 1) != ($10 == 0) || $7 % 2 || $8 % 2 || $10 < 0) { bad++ } END { print bad + 0 }' one/choices.csv
-	assert_output "0"
+	# bound on every move; each choice is a legal move of its position; a
+	# result is kept when the move's score has the best score's sign.
+	run sed -n 1p one/choices.csv
+	assert_output "pid,source,empties,method,playouts,move,score,best,perfect,loss,kept"
+	run awk -F, 'function sign(x) { return (x > 0) - (x < 0) }
+		NR > 1 && (($9 == 1) != ($10 == 0) || $7 % 2 || $8 % 2 || $10 < 0 || $11 != (sign($7) == sign($8))) { bad++ }
+		NR > 1 { kept += $11; perfect += $9 } END { print bad + 0, (kept >= perfect), (kept > perfect) }' one/choices.csv
+	assert_output "0 1 1"
 	# The exact score of every chosen move, from --solve-all of the positions.
 	playout --solve-all -q one/positions.csv > all.csv
 	run awk -F, 'NR == FNR { if (FNR > 1) s[$2, $6] = $7; next } FNR > 1 && s[$1, $6] != $7 { bad++ } FNR > 1 { n++ } END { print n, bad + 0 }' all.csv one/choices.csv
