@@ -65,6 +65,9 @@ commands() {
 	assert_success
 	assert_output "depth    games  win rate
 dictionary   depth     g
+% perfect  random      m
+% kept     random      m
+disc loss  random      m
 policy
 mapper.sh:   while read
 hadoop jar hadoop-stream
