@@ -236,7 +236,10 @@ static void put_decimal(output *o, uint64_t u, bool negative)
 	} while (u);
 	if (negative)
 		*--p = '-';
-	output_field_n(o, p, (size_t)(e - p));
+	/* Digits and a minus are never quoted: no scan for the delimiter. */
+	if (o->col++ > 0)
+		putc_(o, o->delim);
+	put(o, p, (size_t)(e - p));
 }
 
 void output_int(output *o, int64_t v)
