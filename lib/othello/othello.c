@@ -1,8 +1,11 @@
 #include "othello/othello.h"
 
+#include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/mman.h>
 #if defined(__x86_64__)
 #include <immintrin.h>
 #endif
@@ -53,6 +56,8 @@ typedef struct {
 struct othello_perft_table {
 	perft_entry (*b)[2];
 	size_t mask;
+	void *map; /* the mapping that holds b, and its length */
+	size_t map_len;
 };
 
 /* The board mirrored left to right, upside down, and about the a1-h8
@@ -402,13 +407,31 @@ uint64_t othello_perft(const othello_pos *p, int depth)
 	return kern()->perft(p->me, p->opp, depth);
 }
 
+/* The buckets: zeroed pages from the kernel, aligned to 2 MB and marked
+ * for huge pages where the kernel gives them on request, as a table of
+ * gigabytes on 4 KB pages takes a page fault every 4 KB before its first
+ * use. */
+static void perft_table_map(othello_perft_table *t, size_t n)
+{
+	const size_t huge = (size_t)2 << 20, bytes = n * sizeof *t->b;
+	t->map_len = bytes + huge;
+	t->map = mmap(NULL, t->map_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (t->map == MAP_FAILED)
+		die("out of memory (a perft table of %zu bytes): %s", bytes, strerror(errno));
+	uintptr_t at = ((uintptr_t)t->map + huge - 1) & ~(uintptr_t)(huge - 1);
+#ifdef MADV_HUGEPAGE
+	madvise((void *)at, bytes, MADV_HUGEPAGE); /* a hint: without it, small pages */
+#endif
+	t->b = (perft_entry(*)[2])at;
+}
+
 othello_perft_table *othello_perft_table_new(size_t bytes)
 {
 	othello_perft_table *t = xcalloc(1, sizeof *t);
 	size_t n = 64;
 	while (n * 2 * sizeof(perft_entry[2]) <= bytes)
 		n *= 2;
-	t->b = xcalloc(n, sizeof *t->b);
+	perft_table_map(t, n);
 	t->mask = n - 1;
 	return t;
 }
@@ -417,7 +440,7 @@ void othello_perft_table_free(othello_perft_table *t)
 {
 	if (!t)
 		return;
-	free(t->b);
+	munmap(t->map, t->map_len);
 	free(t);
 }
 
