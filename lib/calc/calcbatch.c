@@ -488,12 +488,18 @@ typedef __m256i v8;
 static const int lane_of[8] = {0, 2, 4, 6, 1, 3, 5, 7};
 
 typedef struct {
-	v8 H, HN, NEXT, TOPS, SECS, LENS, FOUND, NEED, NB[4], NP, STEPS, BAD;
-	v8 G[4][2]; /* the generators: word j of games 0-3, 4-7 */
 	uint8_t pad0[64];
 	uint8_t stock[8][64];
 	uint8_t pile[8][4][64]; /* card c (from 1) of a pile at byte c + 1 */
 	uint8_t pad1[64];
+} cards8;
+
+/* The vectors apart from the cards: the compiler then knows the piles'
+ * byte stores leave them alone and can keep them in registers. */
+typedef struct {
+	v8 H, HN, NEXT, TOPS, SECS, LENS, FOUND, NEED, NB[4], NP, STEPS, BAD;
+	v8 G[4][2]; /* the generators: word j of games 0-3, 4-7 */
+	cards8 *cards;
 } lanes8;
 
 static inline int any8(v8 m)
@@ -527,6 +533,7 @@ static inline v8 times_1111(v8 x)
 static inline v8 need_of(const v8 tab[4], v8 k, v8 cards)
 {
 	v8 need = S8(0);
+#pragma GCC unroll 4
 	for (int j = 0; j < 4; j++)
 		need = BLEND(_mm256_cmpeq_epi32(k, S8(j)), need, _mm256_shuffle_epi8(tab[j], cards));
 	return AND(need, S8(0xFF));
@@ -550,10 +557,10 @@ static void lanes8_load(lanes8 *g, int variant, const uint8_t (*decks)[52], cons
 	int ncards = calc_stock_size(variant);
 	uint32_t h[8] = {0}, hn[8] = {0}, np[8] = {0}, found[8] = {0};
 	uint64_t gw[4][8] = {{0}};
-	memset(g->stock, 0, sizeof g->stock);
+	memset(g->cards->stock, 0, sizeof g->cards->stock);
 	for (int j = 0; j < n; j++) {
 		int q = lane_of[j];
-		memcpy(g->stock[q], decks[j], (size_t)ncards);
+		memcpy(g->cards->stock[q], decks[j], (size_t)ncards);
 		h[q] = decks[j][0];
 		hn[q] = decks[j][1];
 		np[q] = variant & CALC_THREE ? 3 : 4;
@@ -563,7 +570,7 @@ static void lanes8_load(lanes8 *g, int variant, const uint8_t (*decks)[52], cons
 	}
 	for (int q = 0; q < 8; q++)
 		for (int p = 0; p < 4; p++)
-			g->pile[q][p][0] = g->pile[q][p][1] = 0;
+			g->cards->pile[q][p][0] = g->cards->pile[q][p][1] = 0;
 	g->H = _mm256_loadu_si256((const v8 *)h);
 	g->HN = _mm256_loadu_si256((const v8 *)hn);
 	g->NP = _mm256_loadu_si256((const v8 *)np);
@@ -592,6 +599,7 @@ static inline v8 rotl64(v8 x, int r)
 static inline v8 draw8(lanes8 *g)
 {
 	v8 out[2];
+#pragma GCC unroll 2
 	for (int h = 0; h < 2; h++) {
 		v8 *s0 = &g->G[0][h], *s1 = &g->G[1][h], *s2 = &g->G[2][h], *s3 = &g->G[3][h];
 		v8 a = rotl64(_mm256_add_epi64(*s1, _mm256_slli_epi64(*s1, 2)), 7);
@@ -632,11 +640,14 @@ static inline v8 piles8(lanes8 *g, v8 push, v8 pop, v8 p)
 	uint32_t where[8], hand[8];
 	_mm256_storeu_si256((v8 *)where, at);
 	_mm256_storeu_si256((v8 *)hand, g->H);
-	uint8_t *base = &g->pile[0][0][0];
+	uint8_t *base = &g->cards->pile[0][0][0];
+#pragma GCC unroll 8
 	for (int q = 0; q < 8; q++)
 		base[where[q] + 2] = (uint8_t)hand[q];
-	/* The card under the new top: card len - 2, at byte len - 1. */
-	v8 under = AND(_mm256_i32gather_epi32((const int *)(base - 1), at, 1), S8(0xFF));
+	/* The card under the new top: card len - 2, at byte len - 1, the
+	 * high byte of a word that ends below the byte just stored (a load
+	 * overlapping a store in flight waits for it to reach the cache). */
+	v8 under = _mm256_srli_epi32(_mm256_i32gather_epi32((const int *)(base - 4), at, 1), 24);
 	v8 ntop = BLEND(push, BLEND(pop, top, sec), g->H);
 	v8 nsec = BLEND(push, BLEND(pop, sec, under), top);
 	v8 delta = _mm256_sub_epi32(AND(push, S8(1)), AND(pop, S8(1)));
@@ -657,6 +668,7 @@ static inline void advance8(lanes8 *g, v8 m, v8 k, const v8 tab[4])
 	v8 kept = ANDNOT(_mm256_sllv_epi32(S8(0xF), sh), g->NEED);
 	g->NEED = BLEND(m, g->NEED, OR(kept, _mm256_sllv_epi32(need, sh)));
 	v8 nb = times_1111(need);
+#pragma GCC unroll 4
 	for (int j = 0; j < 4; j++)
 		g->NB[j] = BLEND(AND(m, _mm256_cmpeq_epi32(k, S8(j))), g->NB[j], nb);
 }
@@ -668,7 +680,7 @@ static inline void turn8(lanes8 *g, v8 m)
 	g->H = BLEND(m, g->H, g->HN);
 	g->NEXT = _mm256_min_epi32(_mm256_sub_epi32(g->NEXT, m), S8(60));
 	v8 at = _mm256_add_epi32(_mm256_loadu_si256((const v8 *)stock_base), g->NEXT);
-	v8 next = AND(_mm256_i32gather_epi32((const int *)&g->stock[0][0], at, 1), S8(0xFF));
+	v8 next = AND(_mm256_i32gather_epi32((const int *)&g->cards->stock[0][0], at, 1), S8(0xFF));
 	g->HN = BLEND(m, g->HN, next);
 }
 
@@ -680,6 +692,7 @@ static void random_lanes8(lanes8 *g, const v8 tab[4])
 	for (;;) {
 		v8 zh = zero_nibbles16(XOR(g->NEED, times_1111(g->H)));
 		v8 m[4], z = ZERO, sum = ZERO;
+#pragma GCC unroll 4
 		for (int k = 0; k < 4; k++) {
 			m[k] = zero_nibbles16(XOR(g->TOPS, g->NB[k]));
 			/* Empty piles' tops (0) match no need. */
@@ -706,14 +719,26 @@ static void random_lanes8(lanes8 *g, const v8 tab[4])
 		v8 hf = AND(act, _mm256_cmpgt_epi32(nh, i));
 		v8 hp = ANDNOT(hf, AND(act, _mm256_cmpgt_epi32(nhp, i)));
 		v8 tf = ANDNOT(OR(hf, hp), act), fm = OR(hf, tf);
-		/* The foundation move's bit: skip C set bits of W. */
+		/* The foundation move's bit: skip C set bits of W. Up to three
+		 * are cleared without a branch (a branch on whether any lane
+		 * skips would be mispredicted often); more, seldom, by a loop. */
 		v8 w = BLEND(hf, z, zh);
 		v8 c = BLEND(hf, _mm256_sub_epi32(i, nhp), i);
-		v8 skip = ANDNOT(_mm256_cmpeq_epi32(c, ZERO), fm);
-		while (any8(skip)) {
-			w = BLEND(skip, w, AND(w, _mm256_sub_epi32(w, ONE)));
-			c = _mm256_add_epi32(c, skip); /* skip is -1 */
-			skip = ANDNOT(_mm256_cmpeq_epi32(c, ZERO), skip);
+		v8 w1 = AND(w, _mm256_sub_epi32(w, ONE));
+		v8 w2 = AND(w1, _mm256_sub_epi32(w1, ONE));
+		v8 w3 = AND(w2, _mm256_sub_epi32(w2, ONE));
+		v8 skip = AND(_mm256_cmpgt_epi32(c, S8(3)), fm);
+		w = BLEND(AND(_mm256_cmpeq_epi32(c, ONE), fm), w, w1);
+		w = BLEND(AND(_mm256_cmpeq_epi32(c, S8(2)), fm), w, w2);
+		w = BLEND(AND(_mm256_cmpeq_epi32(c, S8(3)), fm), w, w3);
+		if (any8(skip)) {
+			w = BLEND(skip, w, w3);
+			c = _mm256_sub_epi32(c, AND(skip, S8(3)));
+			do {
+				w = BLEND(skip, w, AND(w, _mm256_sub_epi32(w, ONE)));
+				c = _mm256_add_epi32(c, skip); /* skip is -1 */
+				skip = ANDNOT(_mm256_cmpeq_epi32(c, ZERO), skip);
+			} while (any8(skip));
 		}
 		v8 b = lowest_bit8(w);
 		v8 k = BLEND(hf, AND(b, S8(3)), _mm256_srli_epi32(b, 2));
@@ -753,7 +778,8 @@ static size_t lanes8_outcomes(const lanes8 *g, int n, calcbatch_outcome *out,
 static size_t random_avx2(int variant, const uint8_t (*decks)[52], const rng *gens, size_t n,
 			  calcbatch_outcome *out)
 {
-	static _Thread_local lanes8 g;
+	static _Thread_local cards8 cards;
+	lanes8 g = {.cards = &cards};
 	v8 tab[4];
 	need_tables(tab);
 	size_t replayed = 0;
@@ -817,22 +843,22 @@ static void lanes8_load_states(lanes8 *g, const calc_state *st, int n, const v8 
 {
 	uint32_t h[8] = {0}, hn[8] = {0}, np[8] = {0}, found[8] = {0}, steps[8] = {0}, tops[8] = {0},
 		 secs[8] = {0}, lens[8] = {0};
-	memset(g->stock, 0, sizeof g->stock);
+	memset(g->cards->stock, 0, sizeof g->cards->stock);
 	for (int j = 0; j < n; j++) {
 		calc_state s = st[j];
 		calc_turn(&s);
 		int q = lane_of[j];
-		memcpy(g->stock[q], s.stock + s.next, (size_t)(s.ncards - s.next));
+		memcpy(g->cards->stock[q], s.stock + s.next, (size_t)(s.ncards - s.next));
 		h[q] = s.hand;
-		hn[q] = g->stock[q][0];
+		hn[q] = g->cards->stock[q][0];
 		np[q] = s.npiles;
 		steps[q] = s.steps;
 		for (int k = 0; k < 4; k++)
 			found[q] |= (uint32_t)s.found[k] << 4 * k;
 		for (int p = 0; p < 4; p++) {
 			int len = p < s.npiles ? s.len[p] : 0;
-			g->pile[q][p][0] = g->pile[q][p][1] = 0;
-			memcpy(&g->pile[q][p][2], s.pile[p], (size_t)len);
+			g->cards->pile[q][p][0] = g->cards->pile[q][p][1] = 0;
+			memcpy(&g->cards->pile[q][p][2], s.pile[p], (size_t)len);
 			lens[q] |= (uint32_t)len << 8 * p;
 			tops[q] |= (uint32_t)(len ? s.pile[p][len - 1] : 0) << 4 * p;
 			secs[q] |= (uint32_t)(len > 1 ? s.pile[p][len - 2] : 0) << 4 * p;
@@ -841,7 +867,7 @@ static void lanes8_load_states(lanes8 *g, const calc_state *st, int n, const v8 
 	for (int q = 0; q < 8; q++)
 		if (!np[q])
 			for (int p = 0; p < 4; p++)
-				g->pile[q][p][0] = g->pile[q][p][1] = 0;
+				g->cards->pile[q][p][0] = g->cards->pile[q][p][1] = 0;
 	g->H = _mm256_loadu_si256((const v8 *)h);
 	g->HN = _mm256_loadu_si256((const v8 *)hn);
 	g->NP = _mm256_loadu_si256((const v8 *)np);
@@ -941,7 +967,8 @@ static void greedy_lanes8(lanes8 *g, counts8 *c, const v8 tab[4], const uint64_t
 
 static size_t greedy_avx2(const calc_state *states, size_t n, calcbatch_outcome *out)
 {
-	static _Thread_local lanes8 g;
+	static _Thread_local cards8 cards;
+	lanes8 g = {.cards = &cards};
 	counts8 c;
 	v8 tab[4];
 	need_tables(tab);
