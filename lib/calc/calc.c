@@ -62,9 +62,14 @@ static void shuffle16(uint8_t *a, int n, rng *r)
 	}
 }
 
+const uint8_t *calc_sorted_stock(int variant)
+{
+	return sorted_decks[(variant & CALC_NOFOUND) != 0];
+}
+
 void calc_shuffle(int variant, rng *r, uint8_t out[52])
 {
-	memcpy(out, sorted_decks[(variant & CALC_NOFOUND) != 0], 52);
+	memcpy(out, calc_sorted_stock(variant), 52);
 	shuffle16(out, calc_stock_size(variant), r);
 }
 

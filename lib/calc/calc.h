@@ -70,6 +70,9 @@ int calc_stock_size(int variant);
 /* The deck of a variant, shuffled by Fisher-Yates with R (16 bits a swap,
  * four swaps a generator output), into OUT. */
 void calc_shuffle(int variant, rng *r, uint8_t out[52]);
+/* The 52 bytes calc_shuffle starts from: the stock in rank order (zeros
+ * after the 48 cards of a stock less the foundation starters). */
+const uint8_t *calc_sorted_stock(int variant);
 /* Parses a deck of rank letters A23456789TJQK (top first); returns NULL or
  * what is wrong with it. */
 const char *calc_parse_deck(const char *s, int variant, uint8_t out[52]);

@@ -792,6 +792,102 @@ static size_t random_avx2(int variant, const uint8_t (*decks)[52], const rng *ge
 	}
 	return replayed;
 }
+/* Shuffles (calc_shuffle) four decks at once, the rest one by one: a
+ * 64-bit lane draws one deck's numbers as rng_next, each output four
+ * 16-bit swap indices as shuffle16 takes them (draw d of a deck of N
+ * cards: bound N - d, swapping card N - 1 - d). A product whose low half
+ * falls below 65536 mod the bound would be rejected by shuffle16, so that
+ * deck's numbers shift: it is shuffled again by calc_shuffle. */
+enum { SHUF_OUTS = 13 }; /* generator outputs for 51 swaps */
+typedef struct {
+	v8 bound[SHUF_OUTS], reject_below[SHUF_OUTS];
+	int variant, nout, ncards;
+} shuffle_plan;
+
+static void shuffle_plan_make(shuffle_plan *pl, int variant)
+{
+	pl->variant = variant;
+	pl->ncards = calc_stock_size(variant);
+	pl->nout = (pl->ncards - 1 + 3) / 4;
+	for (int r = 0; r < pl->nout; r++) {
+		uint16_t b[16], t[16];
+		for (int k = 0; k < 16; k++) {
+			int d = 4 * r + k % 4, bound = d < pl->ncards - 1 ? pl->ncards - d : 0;
+			b[k] = (uint16_t)bound;
+			t[k] = (uint16_t)(bound ? 65536 % bound : 0);
+		}
+		pl->bound[r] = _mm256_loadu_si256((const v8 *)b);
+		pl->reject_below[r] = _mm256_loadu_si256((const v8 *)t);
+	}
+}
+
+static void shuffle4(const shuffle_plan *pl, const uint8_t *sorted, rng *gens, int n,
+		     uint8_t (*decks)[52])
+{
+	uint64_t w[4][4];
+	for (int k = 0; k < 4; k++)
+		for (int g = 0; g < 4; g++)
+			w[k][g] = gens[g < n ? g : 0].s[k];
+	v8 s0 = _mm256_loadu_si256((const v8 *)w[0]), s1 = _mm256_loadu_si256((const v8 *)w[1]);
+	v8 s2 = _mm256_loadu_si256((const v8 *)w[2]), s3 = _mm256_loadu_si256((const v8 *)w[3]);
+	uint16_t j[SHUF_OUTS][16]; /* draw 4r + t of deck g: j[r][4g + t] */
+	v8 doubt = S8(0);
+	for (int r = 0; r < pl->nout; r++) {
+		v8 a = rotl64(_mm256_add_epi64(s1, _mm256_slli_epi64(s1, 2)), 7);
+		v8 x = _mm256_add_epi64(a, _mm256_slli_epi64(a, 3));
+		v8 t = _mm256_slli_epi64(s1, 17);
+		s2 = XOR(s2, s0);
+		s3 = XOR(s3, s1);
+		s1 = XOR(s1, s2);
+		s0 = XOR(s0, s3);
+		s2 = XOR(s2, t);
+		s3 = rotl64(s3, 45);
+		_mm256_storeu_si256((v8 *)j[r], _mm256_mulhi_epu16(x, pl->bound[r]));
+		doubt = OR(doubt, _mm256_subs_epu16(pl->reject_below[r], _mm256_mullo_epi16(x, pl->bound[r])));
+	}
+	_mm256_storeu_si256((v8 *)w[0], s0);
+	_mm256_storeu_si256((v8 *)w[1], s1);
+	_mm256_storeu_si256((v8 *)w[2], s2);
+	_mm256_storeu_si256((v8 *)w[3], s3);
+	/* The four decks' swaps side by side, independent chains of loads
+	 * and stores. Draws past the last (bound 0) swap card 0 with itself. */
+	uint8_t deck[4][52];
+	for (int g = 0; g < 4; g++)
+		memcpy(deck[g], sorted, 52);
+	for (int r = 0; r < pl->nout; r++)
+#pragma GCC unroll 4
+		for (int t = 0; t < 4; t++) {
+			int i = pl->ncards - 1 - 4 * r - t;
+			i = i > 0 ? i : 0;
+#pragma GCC unroll 4
+			for (int g = 0; g < 4; g++) {
+				int at = j[r][4 * g + t];
+				uint8_t c = deck[g][i];
+				deck[g][i] = deck[g][at];
+				deck[g][at] = c;
+			}
+		}
+	int redo = _mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpeq_epi64(doubt, S8(0)))) ^ 15;
+	for (int g = 0; g < n; g++) {
+		if (redo >> g & 1) {
+			calc_shuffle(pl->variant, &gens[g], decks[g]);
+			continue;
+		}
+		for (int k = 0; k < 4; k++)
+			gens[g].s[k] = w[k][g];
+		memcpy(decks[g], deck[g], 52);
+	}
+}
+
+static void shuffle_avx2(int variant, rng *gens, size_t n, uint8_t (*decks)[52])
+{
+	shuffle_plan pl;
+	shuffle_plan_make(&pl, variant);
+	const uint8_t *sorted = calc_sorted_stock(variant);
+	for (size_t b = 0; b < n; b += 4)
+		shuffle4(&pl, sorted, gens + b, n - b < 4 ? (int)(n - b) : 4, decks + b);
+}
+
 /* Greedy: also each pile's cards of each rank, CL[p] and CH[p] nibble r
  * for ranks 0-7 and 8-15 (at most four a rank), and every rank's
  * urgency, URG[0] and URG[1] the same way, gathered from the urgency
@@ -987,6 +1083,18 @@ static size_t greedy_avx2(const calc_state *states, size_t n, calcbatch_outcome 
 
 ISA_END
 #endif
+
+void calcbatch_shuffle(int variant, rng *gens, size_t n, uint8_t (*decks)[52])
+{
+#ifdef CALCBATCH_SIMD
+	if (isa_path() >= ISA_AVX2) {
+		shuffle_avx2(variant, gens, n, decks);
+		return;
+	}
+#endif
+	for (size_t g = 0; g < n; g++)
+		calc_shuffle(variant, &gens[g], decks[g]);
+}
 
 size_t calcbatch_random(int variant, const uint8_t (*decks)[52], const rng *gens, size_t n,
 			calcbatch_outcome *out)

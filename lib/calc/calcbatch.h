@@ -27,6 +27,13 @@ typedef struct {
 /* The outcome of S, a game over (or of its state so far). */
 calcbatch_outcome calcbatch_outcome_of(const calc_state *s);
 
+/* Shuffles N decks as calc_shuffle does: DECKS[i] becomes what
+ * calc_shuffle(VARIANT, &GENS[i], DECKS[i]) would make, and GENS[i] is
+ * left as that call would leave it. On the AVX2 and AVX-512 paths the
+ * swaps' indices of four decks are drawn together, one generator per
+ * 64-bit lane. */
+void calcbatch_shuffle(int variant, rng *gens, size_t n, uint8_t (*decks)[52]);
+
 /* Plays N random games of VARIANT: game i deals DECKS[i] and draws from a
  * copy of GENS[i] (the generators are left as they were). Returns how
  * many of the games the scalar playout played (all of them on the base

@@ -108,10 +108,25 @@ static void write_row(rows *w, size_t deal, int64_t id, const uint8_t *deck, cal
 
 static void rows_flush(rows *w)
 {
+	if (!w->o->common.nfiles) /* the decks: each game's first draws */
+		calcbatch_shuffle(w->o->variant, w->gen, w->n, w->deck);
 	calcbatch_random(w->o->variant, w->deck, w->gen, w->n, w->res);
 	for (size_t i = 0; i < w->n; i++)
 		write_row(w, w->deal[i], w->id[i], w->deck[i], w->res[i], NULL, 0);
 	w->n = 0;
+}
+
+/* Game ID of deal P (an input row's, else dealt by the game's own
+ * generator R when the batch is played). */
+static void rows_add(rows *w, size_t p, int64_t id, const rng *r)
+{
+	w->deal[w->n] = p;
+	w->id[w->n] = id;
+	if (w->o->common.nfiles)
+		memcpy(w->deck[w->n], w->ds->deck[p], 52);
+	w->gen[w->n] = *r;
+	if (++w->n == BATCH)
+		rows_flush(w);
 }
 
 static void show_state(FILE *f, const calc_state *s)
@@ -195,19 +210,14 @@ static void run_games(calcrun_opts *o, const deals *ds, output *out)
 			int64_t id = o->common.first + k;
 			rng r;
 			rng_stream(&r, o->common.seed, rng_key(o->common.nfiles ? p + 1 : 0, 0, (uint64_t)id));
-			uint8_t deck[52];
-			if (o->common.nfiles)
-				memcpy(deck, ds->deck[p], 52);
-			else
-				calc_shuffle(o->variant, &r, deck);
 			if (batch) {
-				w->deal[w->n] = p;
-				w->id[w->n] = id;
-				memcpy(w->deck[w->n], deck, 52);
-				w->gen[w->n] = r;
-				if (++w->n == BATCH)
-					rows_flush(w);
+				rows_add(w, p, id, &r);
 			} else {
+				uint8_t deck[52];
+				if (o->common.nfiles)
+					memcpy(deck, ds->deck[p], 52);
+				else
+					calc_shuffle(o->variant, &r, deck);
 				calc_state s;
 				calc_deal(&s, o->variant, deck);
 				size_t mlen;

@@ -619,6 +619,46 @@ static void test_counting_playout_equals_random_player(void)
 	CHECK(!differ, "the counting random playout equals the random player (%d of 400 differ)", differ);
 }
 
+/* Whether calc_shuffle with R rejects a draw (Lemire's method on 16-bit
+ * pieces, four an output, low half first). */
+static bool shuffle_rejects(int variant, rng r)
+{
+	uint64_t x = 0;
+	for (int d = 0, bound = calc_stock_size(variant); bound > 1; d++, bound--) {
+		if (d % 4 == 0)
+			x = rng_next(&r);
+		if ((uint16_t)((x >> 16 * (d % 4) & 0xFFFF) * (uint32_t)bound) < 65536 % bound)
+			return true;
+	}
+	return false;
+}
+
+static void batch_shuffle_on_path(const char *path)
+{
+	/* Decks shuffled a batch at a time equal calc_shuffle's, generators
+	 * left alike, in every variant and with a part group at the end,
+	 * where some shuffles reject a draw. */
+	enum { NS = 1003 };
+	static uint8_t decks[NS][52], want[NS][52];
+	static rng gens[NS], wgens[NS];
+	int differ = 0, rejected = 0;
+	for (int v = 0; v < 4; v++) {
+		for (int i = 0; i < NS; i++) {
+			rng_stream(&gens[i], 14, (uint64_t)i);
+			wgens[i] = gens[i];
+			memset(decks[i], 0xEE, 52);
+			calc_shuffle(v, &wgens[i], want[i]);
+			rejected += shuffle_rejects(v, gens[i]);
+		}
+		calcbatch_shuffle(v, gens, NS, decks);
+		for (int i = 0; i < NS; i++)
+			differ += memcmp(decks[i], want[i], 52) || memcmp(&gens[i], &wgens[i], sizeof gens[i]);
+	}
+	CHECK(!differ && rejected > 20 && rejected < 200,
+	      "%s: batched shuffles equal calc_shuffle (%d of %d differ, %d with a rejected draw)", path,
+	      differ, 4 * NS, rejected);
+}
+
 static void batch_random_on_path(const char *path)
 {
 	/* Batched random games equal the counting playout game by game, in
@@ -671,6 +711,7 @@ static void test_batch_random_equals_playout(void)
 			continue;
 		}
 		isa_force((isa_path_id)p);
+		batch_shuffle_on_path(isa_name((isa_path_id)p));
 		batch_random_on_path(isa_name((isa_path_id)p));
 	}
 	isa_force(had);
