@@ -6,30 +6,39 @@
 # the same seeded deals; and success.png, success against playouts with and
 # without --peek, with intervals.
 #
-#   pipelines/calc-success.sh [--full] [--hidden] [--games N] [--seed S]
-#       [--playouts "1000 10000"] [--trees "4x20 5x20"] [--badmax "0 0.05 0.1"]
-#       [--tree-reward B] [-j JOBS] [-o DIR]
+#   pipelines/calc-success.sh [--full] [--peek] [--uniform] [--games N]
+#       [--seed S] [--playouts "1000 10000"] [--trees "4x20 5x20"]
+#       [--badmax "0 0.05 0.1"] [--badmax-playouts P] [--tree-reward B]
+#       [-j JOBS] [-o DIR]
 #
-# By default the players peek, as the issue reads the seed's Java (restoring
-# the dealt stock after each playout): their tree and playouts turn the stock
-# in its true order, a bound that sees the cards, not a player. --hidden
-# prints the same tables for players that do not peek. The mcts series is
-# always run both ways, for the plot. UCB 0.5 and threshold 5, as the seed's.
-# The default is a quick look (20 deals a setting, about 40 s of CPU);
-# --full runs the seed's settings, 100 deals each unless a setting says
-# SETTING:N (N deals, where 100 would cost too much), several hours of CPU.
-# --games sets the deals of settings without :N; --tree-reward B (default
-# 0.05) is the trees' reward; mcts takes the seed's binary reward.
+# By default the players play as the seed's did: they do not see the order
+# of the stock (the seed's Java drew each turned card at random from those
+# left, in its playouts as in the game), with UCB 0.5 and threshold 5, and
+# their playouts are eager (--eager: a card goes up whenever one can).
+# Uniformly random playouts, as the seed's text shows them, almost never
+# win, and with them the seed's figures are out of reach; --uniform runs
+# them all the same. --peek prints the trees and B for players that see the
+# stock's order (a bound, not a player). The mcts series is always run both
+# ways, for the plot. The default is a quick look (20 deals a setting,
+# about 3 minutes of CPU); --full runs the seed's settings, 100 deals each
+# unless a setting says SETTING:N (N deals, where 100 would cost too much),
+# many hours of CPU. --games sets the deals of settings without :N;
+# --badmax-playouts P (default 10000, the seed's) the playouts of the B
+# table; --tree-reward B (default 0.05) is the trees' reward; mcts takes
+# the seed's binary reward.
 # Games are split into JOBS shards (default: the number of cores). Writes
 # DIR/playouts.csv, DIR/trees.csv, DIR/badmax.csv and DIR/success.png.
 set -euo pipefail
 . "$(dirname "$(readlink -f "$0")")/common.sh"
 
-games=20 seed=1 hidden=0 full=0 playouts= trees= badmax= tree_reward=0.05 jobs=$(nproc) out=
+games=20 seed=1 peek=0 eager=--eager full=0 playouts= trees= badmax= bplayouts=10000
+tree_reward=0.05 jobs=$(nproc) out=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--full) full=1; shift ;;
-	--hidden) hidden=1; shift ;;
+	--peek) peek=1; shift ;;
+	--uniform) eager=; shift ;;
+	--badmax-playouts) yomi_need "$@"; bplayouts=$2; shift 2 ;;
 	--games) yomi_need "$@"; games=$2; shift 2 ;;
 	--seed) yomi_need "$@"; seed=$2; shift 2 ;;
 	--playouts) yomi_need "$@"; playouts=$2; shift 2 ;;
@@ -43,24 +52,27 @@ while [ $# -gt 0 ]; do
 	esac
 done
 if [ "$full" = 1 ]; then
-	: "${playouts:=1000 10000 100000 1000000:20}"
-	if [ "$hidden" = 1 ]; then
-		: "${trees:=4x20 5x20:20}"
-	else
+	: "${playouts:=1000 10000 100000:30 1000000:5}"
+	if [ "$peek" = 1 ]; then
 		: "${trees:=4x20 5x20 6x20 7x20 7x50:50 8x2 8x20:20 9x3:20 9x5:20}"
+	else
+		: "${trees:=4x20:50 5x20:20 6x20:5}"
 	fi
 	: "${badmax:=0 0.01 0.02 0.03 0.04 0.05 0.06 0.07 0.08 0.09 0.1 0.2 0.5}"
 	[ "$games" = 20 ] && games=100
 else
 	: "${playouts:=1000 10000}"
-	if [ "$hidden" = 1 ]; then : "${trees:=3x20}"; else : "${trees:=4x20 5x20}"; fi
-	: "${badmax:=0 0.05 0.1}"
+	if [ "$peek" = 1 ]; then : "${trees:=4x20 5x20}"; else : "${trees:=3x20}"; fi
+	: "${badmax:=0 0.05}"
 fi
 yomi_positive calc-success.sh --games "$games"
 yomi_positive calc-success.sh -j "$jobs"
+yomi_positive calc-success.sh --badmax-playouts "$bplayouts"
 yomi_workdir "$out"
-peek=--peek mode=peek
-if [ "$hidden" = 1 ]; then peek= mode=hidden; fi
+mode=hidden kind=uniform
+[ "$peek" = 1 ] && mode=peek
+[ -n "$eager" ] && kind=eager
+peek_flag=; [ "$peek" = 1 ] && peek_flag=--peek
 
 # The seed's figures (successes of 100 deals unless /N), by setting.
 seed_figure() {
@@ -91,13 +103,16 @@ row() {
 }
 deals() { case $1 in *:*) echo "${1#*:}" ;; *) echo "$games" ;; esac; }
 head_row=count,rate_success_1,rate_success_1_lo,rate_success_1_hi,mean_rest
+# Every setting's deal count checked before the first game is played.
+for p in $playouts; do yomi_positive calc-success.sh "deals of mcts:${p%%:*}" "$(deals "$p")"; done
+for t in $trees; do yomi_positive calc-success.sh "deals of tree:${t%%:*}" "$(deals "$t")"; done
 
 {
 	echo "mode,playouts,seed,$head_row"
 	for p in $playouts; do
 		for m in peek hidden; do
 			flag=; [ $m = peek ] && flag=--peek
-			row "mcts:${p%%:*}" "$(deals "$p")" --policy mcts --playouts "${p%%:*}" $flag |
+			row "mcts:${p%%:*}" "$(deals "$p")" --policy mcts --playouts "${p%%:*}" $eager $flag |
 				sed "s/^mcts:/$m,/"
 		done
 	done
@@ -107,14 +122,15 @@ head_row=count,rate_success_1,rate_success_1_lo,rate_success_1_hi,mean_rest
 	for t in $trees; do
 		lw=${t%%:*}
 		row "tree:$lw" "$(deals "$t")" --policy simple --level "${lw%x*}" --width "${lw#*x}" \
-			--reward "rest:$tree_reward" $peek | sed 's/^tree:\([0-9]*\)x/\1,/'
+			--reward "rest:$tree_reward" $eager $peek_flag | sed 's/^tree:\([0-9]*\)x/\1,/'
 	done
 } > "$out/trees.csv"
 {
 	echo "badmax,seed,$head_row"
 	for b in $badmax; do
 		reward=binary; [ "$b" = 0 ] || reward=rest:$b
-		row "bad:$b" "$games" --policy mcts --playouts 10000 --reward "$reward" $peek |
+		row "bad:$b" "$games" --policy mcts --playouts "$bplayouts" --reward "$reward" $eager \
+			$peek_flag |
 			sed 's/^bad://'
 	done
 } > "$out/badmax.csv"
@@ -126,7 +142,7 @@ if ! gnuplot 2> "$out/gnuplot.log" <<EOF
 set terminal png size 720,480
 set output "$out/success.png"
 set datafile separator ","
-set title "Calculation: mcts, binary reward, UCB 0.5, threshold 5; 95% intervals"
+set title "Calculation: mcts, binary reward, $kind playouts, UCB 0.5, threshold 5; 95% intervals"
 set xlabel "playouts per move"
 set ylabel "success rate"
 set logscale x
@@ -135,18 +151,18 @@ set key top left
 set grid
 plot "$out/peek.dat" using 1:4:5:6 with yerrorlines lw 2 pt 7 title "peek (sees the stock)", \
      "$out/hidden.dat" using 1:4:5:6 with yerrorlines lw 2 pt 5 title "hidden (a player)", \
-     "$out/peek.dat" using 1:(\$2 / 100) with points pt 9 ps 1.5 title "the seed (of 100)"
+     "$out/hidden.dat" using 1:(\$2 / 100) with points pt 9 ps 1.5 title "the seed (of 100)"
 EOF
 then
 	cat "$out/gnuplot.log" >&2
 	exit 1
 fi
 rm -f "$out/peek.dat" "$out/hidden.dat" "$out/gnuplot.log"
-echo "success against playouts per move (mcts, binary reward), peek and hidden:"
+echo "success against playouts per move (mcts, binary reward, $kind playouts), peek and hidden:"
 cat "$out/playouts.csv"
 echo
-echo "success against level and width (simple tree, rest:$tree_reward, $mode):"
+echo "success against level and width (simple tree, rest:$tree_reward, $kind playouts, $mode):"
 cat "$out/trees.csv"
 echo
-echo "success against the shaped reward's B (mcts, 10000 playouts, $mode; 0 is binary):"
+echo "success against the shaped reward's B (mcts, $bplayouts playouts, $kind, $mode; 0 is binary):"
 cat "$out/badmax.csv"

@@ -493,35 +493,45 @@ mcts:50,1,0.6666666666666666,"
 	assert_output "othello-league.sh: --players wants two players or more"
 }
 
-@test "calc-success.sh: the seed's tables beside its figures, peek and hidden, shards equal one run, a PNG" {
-	run "$TOP/pipelines/calc-success.sh" --games 2 --playouts "20 1000" --trees "1x2 2x2:3" --badmax 0.05 -j 2 -o cs
+@test "calc-success.sh: the seed's tables beside its figures, hidden and peek, shards equal one run, a PNG" {
+	# By default hidden, eager playouts; the B table at 500 playouts here.
+	run "$TOP/pipelines/calc-success.sh" --games 2 --playouts "20 500" --trees "1x2 2x2:3" \
+		--badmax 0.05 --badmax-playouts 500 -j 2 -o cs
 	assert_success
-	assert_line "success against playouts per move (mcts, binary reward), peek and hidden:"
+	assert_line "success against playouts per move (mcts, binary reward, eager playouts), peek and hidden:"
 	assert_line "mode,playouts,seed,count,rate_success_1,rate_success_1_lo,rate_success_1_hi,mean_rest"
-	assert_line "success against level and width (simple tree, rest:0.05, peek):"
+	assert_line "success against level and width (simple tree, rest:0.05, eager playouts, hidden):"
 	assert_line "level,width,seed,count,rate_success_1,rate_success_1_lo,rate_success_1_hi,mean_rest"
+	assert_line "success against the shaped reward's B (mcts, 500 playouts, eager, hidden; 0 is binary):"
 	assert_line "badmax,seed,count,rate_success_1,rate_success_1_lo,rate_success_1_hi,mean_rest"
-	# Each row is one unsplit run, beside the seed's figure (17 of 100 at
-	# 1000 playouts; none given for 20); 2x2:3 ran 3 deals.
-	run bash -c "playout -g calc -n 2 --policy mcts --playouts 1000 --peek | summarize count rate:success=1 mean:rest"
-	assert_equal "$(grep '^peek,1000,' cs/playouts.csv)" "peek,1000,17,$(tail -1 <<<"$output")"
-	run bash -c "playout -g calc -n 2 --policy mcts --playouts 20 | summarize count rate:success=1 mean:rest"
+	# Each row is one unsplit run, beside the seed's figure (none given for
+	# 20 or 500 playouts); 2x2:3 ran 3 deals.
+	run bash -c "playout -g calc -n 2 --policy mcts --playouts 500 --eager --peek | summarize count rate:success=1 mean:rest"
+	assert_equal "$(grep '^peek,500,' cs/playouts.csv)" "peek,500,-,$(tail -1 <<<"$output")"
+	run bash -c "playout -g calc -n 2 --policy mcts --playouts 20 --eager | summarize count rate:success=1 mean:rest"
 	assert_equal "$(grep '^hidden,20,' cs/playouts.csv)" "hidden,20,-,$(tail -1 <<<"$output")"
-	run bash -c "playout -g calc -n 3 --policy simple --level 2 --width 2 --reward rest:0.05 --peek | summarize count rate:success=1 mean:rest"
+	run bash -c "playout -g calc -n 3 --policy simple --level 2 --width 2 --reward rest:0.05 --eager | summarize count rate:success=1 mean:rest"
 	assert_equal "$(grep '^2,2,' cs/trees.csv)" "2,2,-,$(tail -1 <<<"$output")"
-	run bash -c "playout -g calc -n 2 --policy mcts --playouts 10000 --reward rest:0.05 --peek | summarize count rate:success=1 mean:rest"
+	run bash -c "playout -g calc -n 2 --policy mcts --playouts 500 --reward rest:0.05 --eager | summarize count rate:success=1 mean:rest"
 	assert_equal "$(grep '^0.05,' cs/badmax.csv)" "0.05,60,$(tail -1 <<<"$output")"
 	run file -b cs/success.png
 	assert_output --partial "PNG image data"
-	# --hidden: the trees and B without peek.
-	run "$TOP/pipelines/calc-success.sh" --hidden --games 2 --playouts 20 --trees 1x2 --badmax 0 -j 1 -o ch
+	# --peek --uniform: the trees and B for players that see the stock,
+	# with uniformly random playouts; the seed's figure for 1000 playouts.
+	run "$TOP/pipelines/calc-success.sh" --peek --uniform --games 2 --playouts 1000 --trees 1x2 \
+		--badmax 0 --badmax-playouts 50 -j 1 -o ch
 	assert_success
-	assert_line "success against level and width (simple tree, rest:0.05, hidden):"
-	run bash -c "playout -g calc -n 2 --policy simple --level 1 --width 2 --reward rest:0.05 | summarize count rate:success=1 mean:rest"
+	assert_line "success against level and width (simple tree, rest:0.05, uniform playouts, peek):"
+	run bash -c "playout -g calc -n 2 --policy simple --level 1 --width 2 --reward rest:0.05 --peek | summarize count rate:success=1 mean:rest"
 	assert_equal "$(grep '^1,2,' ch/trees.csv)" "1,2,-,$(tail -1 <<<"$output")"
+	run bash -c "playout -g calc -n 2 --policy mcts --playouts 1000 | summarize count rate:success=1 mean:rest"
+	assert_equal "$(grep '^hidden,1000,' ch/playouts.csv)" "hidden,1000,17,$(tail -1 <<<"$output")"
 	run "$TOP/pipelines/calc-success.sh" --trees 2x2:0 -o cz
 	assert_failure 2
 	assert_output "calc-success.sh: deals of tree:2x2 wants a positive number"
+	run "$TOP/pipelines/calc-success.sh" --badmax-playouts 0 -o cz
+	assert_failure 2
+	assert_output "calc-success.sh: --badmax-playouts wants a positive number"
 }
 
 @test "every pipeline's --help is its opening comment and nothing after it" {

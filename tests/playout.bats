@@ -658,7 +658,26 @@ success, 0 cards left"
 	assert_success
 	run playout --peek
 	assert_failure 2
-	assert_line --index 0 "playout: --policy, --variant, --playouts, --reward, --level, --width, --endgame, --samples, --exact, --exact-all, --hold, --peek and --deals are for --game calc"
+	assert_line --index 0 "playout: --policy, --variant, --playouts, --reward, --level, --width, --endgame, --samples, --exact, --exact-all, --hold, --peek, --eager and --deals are for --game calc"
+}
+
+@test "calc: --eager playouts put cards up first, say so, and give a binary reward a signal" {
+	# Seeded deal 23: uniformly random playouts almost never win, so mcts
+	# with the binary reward sees nothing to choose by and loses; playouts
+	# that put a card up whenever one can go win often enough to steer it.
+	run playout -g calc --first-game 23 --policy mcts --playouts 2000
+	assert_output "game,seed,variant,policy,success,rest,steps
+23,1,standard,mcts:2000,0,30,48"
+	run playout -g calc --first-game 23 --policy mcts --playouts 2000 --eager
+	assert_output "game,seed,variant,policy,success,rest,steps
+23,1,standard,mcts:2000:eager,1,0,85"
+	run bash -c "playout -g calc -n 1 --policy simple --level 1 --width 2 --eager --peek | cut -d, -f4 | tail -1"
+	assert_output "simple:1x2:eager:peek"
+	for p in random greedy best clairvoyant; do
+		run playout -g calc --policy $p --eager
+		assert_failure 2
+		assert_line --index 0 "playout: --eager is for --policy mcts and simple, not $p"
+	done
 }
 
 @test "calc: bad decks and options" {
@@ -718,18 +737,18 @@ success, 0 cards left"
 	assert_line --index 0 "playout: --black, --white, --per-move, --perft, --hash, --solve, --solve-all, --max-empties, --both-sides and --notation are for --game othello"
 	run playout --policy greedy
 	assert_failure 2
-	assert_line --index 0 "playout: --policy, --variant, --playouts, --reward, --level, --width, --endgame, --samples, --exact, --exact-all, --hold, --peek and --deals are for --game calc"
+	assert_line --index 0 "playout: --policy, --variant, --playouts, --reward, --level, --width, --endgame, --samples, --exact, --exact-all, --hold, --peek, --eager and --deals are for --game calc"
 	run playout --samples 5
 	assert_failure 2
 	run playout --exact 5
 	assert_failure 2
-	assert_line --index 0 "playout: --policy, --variant, --playouts, --reward, --level, --width, --endgame, --samples, --exact, --exact-all, --hold, --peek and --deals are for --game calc"
+	assert_line --index 0 "playout: --policy, --variant, --playouts, --reward, --level, --width, --endgame, --samples, --exact, --exact-all, --hold, --peek, --eager and --deals are for --game calc"
 	run playout --exact-all 5
 	assert_failure 2
-	assert_line --index 0 "playout: --policy, --variant, --playouts, --reward, --level, --width, --endgame, --samples, --exact, --exact-all, --hold, --peek and --deals are for --game calc"
+	assert_line --index 0 "playout: --policy, --variant, --playouts, --reward, --level, --width, --endgame, --samples, --exact, --exact-all, --hold, --peek, --eager and --deals are for --game calc"
 	run playout --hold 5
 	assert_failure 2
-	assert_line --index 0 "playout: --policy, --variant, --playouts, --reward, --level, --width, --endgame, --samples, --exact, --exact-all, --hold, --peek and --deals are for --game calc"
+	assert_line --index 0 "playout: --policy, --variant, --playouts, --reward, --level, --width, --endgame, --samples, --exact, --exact-all, --hold, --peek, --eager and --deals are for --game calc"
 }
 
 @test "a seed of 2^64-1 is written unsigned, for both games" {

@@ -14,13 +14,17 @@ const char *const calcplay_policies[] = {"random", "greedy", "mcts", "simple", "
 void calcplay_name(const calcplay *p, char *buf, size_t size)
 {
 	switch (p->kind) {
-	case CALCPLAY_MCTS: snprintf(buf, size, "mcts:%u%s", p->playouts, p->peek ? ":peek" : ""); break;
+	case CALCPLAY_MCTS:
+		snprintf(buf, size, "mcts:%u%s%s", p->playouts, p->eager ? ":eager" : "",
+			 p->peek ? ":peek" : "");
+		break;
 	case CALCPLAY_BEST:
 		snprintf(buf, size, "best:%u/%dx%u/%d/%d/%d", p->playouts, p->endgame, p->samples,
 			 p->hold, p->exact, p->exact_all);
 		break;
 	case CALCPLAY_SIMPLE:
-		snprintf(buf, size, "simple:%dx%d%s", p->level, p->width, p->peek ? ":peek" : "");
+		snprintf(buf, size, "simple:%dx%d%s%s", p->level, p->width, p->eager ? ":eager" : "",
+			 p->peek ? ":peek" : "");
 		break;
 	case CALCPLAY_CLAIRVOYANT: snprintf(buf, size, "clairvoyant:%d", p->level); break;
 	default: snprintf(buf, size, "%s", calcplay_policies[p->kind]); break;
@@ -50,13 +54,41 @@ void calcplay_free(calcplay *p)
 	calcsolve_memo_free(&p->memo);
 }
 
+/* A random game from S whose moves up come first: while a card can go to
+ * a foundation, one such move (a random one); otherwise a random legal
+ * move. Uniformly random playouts almost never win, so a binary reward
+ * gives a search no signal until late in the game; these win often enough
+ * to tell moves apart from the start. */
+static void eager_playout(calc_state *s, rng *r)
+{
+	calc_turn(s);
+	while (!calc_over(s)) {
+		int moves[CALC_MAX_MOVES], up[CALC_MAX_MOVES], nup = 0;
+		int n = calc_moves(s, moves, false);
+		for (int i = 0; i < n; i++)
+			if (CALC_TO(moves[i]) < 4)
+				up[nup++] = moves[i];
+		calc_play(s, nup ? up[rng_below32(r, (uint32_t)nup)]
+				 : moves[rng_below32(r, (uint32_t)n)]);
+	}
+}
+
+/* S played out to the end by P's playout policy. */
+static void play_out(const calcplay *p, calc_state *s, rng *r)
+{
+	if (p->eager)
+		eager_playout(s, r);
+	else
+		calc_random_playout(s, r);
+}
+
 /* A random game from S with the unseen cards reshuffled: its reward. */
-static double playout(const calc_state *s, rng *r, double bad)
+static double playout(const calcplay *p, const calc_state *s, rng *r)
 {
 	calc_state c = *s;
 	calc_resample(&c, r);
-	calc_random_playout(&c, r);
-	return calcplay_reward(&c, bad);
+	play_out(p, &c, r);
+	return calcplay_reward(&c, p->bad);
 }
 
 /* UCT. Decision nodes have one child per distinct move; a move that turns
@@ -105,9 +137,8 @@ static int mcts_move(calcplay *p, const calc_state *s, rng *r)
 				path[depth++] = node;
 			}
 		}
-		double reward;
-		calc_random_playout(&c, r);
-		reward = calcplay_reward(&c, p->bad);
+		play_out(p, &c, r);
+		double reward = calcplay_reward(&c, p->bad);
 		while (depth--) {
 			t->node[path[depth]].visits++;
 			t->node[path[depth]].score += reward;
@@ -142,7 +173,7 @@ static double simple_value(const calcplay *p, calc_state *c, int level, rng *r, 
 	if (!level) {
 		double sum = 0;
 		for (int i = 0; i < p->width; i++)
-			sum += playout(c, r, p->bad);
+			sum += playout(p, c, r);
 		return sum / p->width;
 	}
 	if (!c->hand && c->next < c->ncards)
@@ -179,7 +210,7 @@ static double peek_value(calcplay *p, const calc_state *c, int level, rng *r, in
 	if (!level) {
 		for (int i = 0; i < p->width; i++) {
 			calc_state d = *c;
-			calc_random_playout(&d, r);
+			play_out(p, &d, r);
 			v += calcplay_reward(&d, p->bad);
 		}
 		v /= p->width;

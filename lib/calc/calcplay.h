@@ -2,11 +2,11 @@
  * nodes on the next stock card), simple (the seed's fixed-depth tree) and
  * best (rollouts, and in the endgame sampled orders solved exactly). The
  * searching players see the unseen cards as a multiset, never their
- * order: each playout or sample first reshuffles the face-down cards.
+ * order: each playout or sample first reshuffles the face-down cards, as
+ * the seed's Java drew each turned card at random from those left.
  * Apart from them, clairvoyant sees the stock (calcsolve_nested): not a
  * player, but a bound on what any player could win. So do mcts and simple
- * with peek, as the seed's Java did (it restored the dealt stock after each
- * playout): their tree and playouts turn the stock in its true order. */
+ * with peek: their tree and playouts turn the stock in its true order. */
 #ifndef YOMI_CALCPLAY_H
 #define YOMI_CALCPLAY_H
 
@@ -55,6 +55,8 @@ typedef struct {
 			     * foundation may also wait: every move a candidate */
 	bool peek;          /* mcts, simple: see the stock's order (a bound, not
 			     * a player) */
+	bool eager;         /* mcts, simple: playouts move a card up whenever one
+			     * can go */
 	mcts_tree tree;
 	calcsolve solver;   /* best, set up on first use */
 	calcsolve exact_solver, all_solver;

@@ -304,6 +304,7 @@ static const struct {
 	{"ucb", POLICY(MCTS)},
 	{"threshold", POLICY(MCTS)},
 	{"peek", POLICY(MCTS) | POLICY(SIMPLE)},
+	{"eager", POLICY(MCTS) | POLICY(SIMPLE)},
 };
 #undef POLICY
 #define NPOLICY_OPTIONS (sizeof policy_options / sizeof *policy_options)
@@ -358,6 +359,8 @@ static void option(run_opts *c, const char *name, const char *arg)
 		p->threshold = (uint32_t)cli_i64("--threshold", arg, 1, 1000000);
 	} else if (!strcmp(name, "peek")) {
 		p->peek = true;
+	} else if (!strcmp(name, "eager")) {
+		p->eager = true;
 	} else if (!strcmp(name, "deals")) {
 		o->deals = true;
 	}
@@ -404,6 +407,7 @@ static const struct option options[] = {
 	{"ucb", required_argument, NULL, 0},
 	{"threshold", required_argument, NULL, 0},
 	{"peek", no_argument, NULL, 0},
+	{"eager", no_argument, NULL, 0},
 	{"deals", no_argument, NULL, 0},
 	{NULL, 0, NULL, 0},
 };
@@ -445,10 +449,12 @@ const playoutgame calcrun_game = {
 		 "      --ucb C           mcts exploration constant (default 0.5)\n"
 		 "      --threshold T     mcts: visits before a leaf grows children\n"
 		 "                        (default 5)\n"
+		 "      --eager           mcts and simple: random playouts move a card to a\n"
+		 "                        foundation whenever one can go (label :eager)\n"
 		 "      --peek            mcts and simple: the tree and the playouts turn\n"
-		 "                        the stock in its true order, as the seed's did\n"
-		 "                        (label :peek): a bound that sees the stock, not a\n"
-		 "                        player\n",
+		 "                        the stock in its true order (label :peek): a bound\n"
+		 "                        that sees the stock, not a player; the seed's\n"
+		 "                        players drew each card at random and did not peek\n",
 	.options = options,
 	.create = create,
 	.option = option,
