@@ -268,13 +268,50 @@ static void test_output_csv_quoting_and_numbers(void)
 	output_double(o, 2.0 / 3);
 	output_double(o, -0.0);
 	output_end_row(o);
+	const int64_t ints[] = {0, 9, 10, 99, 100, -1234567, INT64_MIN};
+	for (size_t k = 0; k < sizeof ints / sizeof *ints; k++)
+		output_int(o, ints[k]);
+	output_uint(o, UINT64_MAX);
+	const char *more[] = {"abcdefghijklmnop", "abcde", "a\rb", "abcdefghijklmnopq\""};
+	for (size_t k = 0; k < 4; k++)
+		output_field(o, more[k]);
+	output_end_row(o);
 	output_close(o);
 	char *got = slurp(opath, NULL);
 	CHECK_STR(got,
 		  "plain,\"with,comma\",\"say \"\"hi\"\"\",\"two\nlines\",,tab\there\n"
-		  "-42,0.1,1e+20,123456.5,0.6666666666666666,0\n",
+		  "-42,0.1,1e+20,123456.5,0.6666666666666666,0\n"
+		  "0,9,10,99,100,-1234567,-9223372036854775808,18446744073709551615,"
+		  "abcdefghijklmnop,abcde,\"a\rb\",\"abcdefghijklmnopq\"\"\"\n",
 		  "CSV quoting and numbers");
 	free(got);
+}
+
+static void test_output_numbers_across_flushes(void)
+{
+	/* Rows of numbers and short fields past the 64 KB buffer, again and
+	 * again, read back as snprintf writes them. */
+	char opath[256];
+	snprintf(opath, sizeof opath, "%s/many.csv", dir);
+	output *o = output_open(opath, NULL);
+	size_t cap = 40000 * 48, len = 0;
+	char *want = xmalloc(cap);
+	for (int64_t i = 0; i < 40000; i++) {
+		int64_t v = (i % 7 ? i : -i) * (i % 3 ? 1 : 1000003);
+		output_int(o, v);
+		output_field(o, i % 2 ? "standard" : "ok");
+		output_uint(o, (uint64_t)i * i);
+		output_end_row(o);
+		len += (size_t)snprintf(want + len, cap - len, "%lld,%s,%llu\n", (long long)v,
+					i % 2 ? "standard" : "ok", (unsigned long long)i * (unsigned long long)i);
+	}
+	output_close(o);
+	size_t n;
+	char *got = slurp(opath, &n);
+	CHECK(n == len && !memcmp(got, want, len), "40,000 rows of numbers across flushes (%zu bytes, want %zu)",
+	      n, len);
+	free(got);
+	free(want);
 }
 
 static void test_output_written_to_temporary(void)
@@ -345,6 +382,7 @@ static const unit_test tests[] = {
 	UNIT_TEST(errors_name_file_and_line),
 	UNIT_TEST(header_names),
 	UNIT_TEST(output_csv_quoting_and_numbers),
+	UNIT_TEST(output_numbers_across_flushes),
 	UNIT_TEST(output_written_to_temporary),
 	UNIT_TEST(output_tsv_gzip),
 	UNIT_TEST(written_reads_back_unchanged),
