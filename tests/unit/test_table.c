@@ -205,6 +205,57 @@ static void test_start_lines_across_pieces(void)
 	free(want_line);
 }
 
+/* Row I of the plain rows test: its fields joined by '|', and whether it
+ * is written quoted or with CRLF, which sends its piece through libcsv. */
+static int plain_row(int i, char *fields, char *line)
+{
+	static const char text[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+	int k = i % 45; /* fields of 0 to 44 bytes: copied short and long */
+	const char *end = i % 1500 == 7 ? "\r\n" : "\n";
+	if (i % 2000 == 3) {
+		sprintf(fields, "%d|%.*s|q,x|", i, k, text);
+		return sprintf(line, "%d,%.*s,\"q,x\",%s", i, k, text, end);
+	}
+	sprintf(fields, "%d|%.*s|%s|%s", i, k, text, i % 7 ? "z" : "", i % 5 ? "" : " s ");
+	return sprintf(line, "%d,%.*s,%s,%s%s", i, k, text, i % 7 ? "z" : "", i % 5 ? "" : " s ", end);
+}
+
+static void test_plain_rows_across_pieces(void)
+{
+	/* Rows without quotes or CRs are split without libcsv: fields of any
+	 * length, empty ones (last too), blanks as data, blank lines, rows
+	 * cut by piece ends, and now and then a quoted row or a CRLF that
+	 * sends a piece back to libcsv; fields and start lines exact. */
+	enum { NR = 60000 };
+	size_t cap = 8u << 20, n = 0;
+	char *buf = malloc(cap), fields[256];
+	long *want_line = malloc(NR * sizeof *want_line), line = 2;
+	n += (size_t)sprintf(buf + n, "id,text,q,last\n");
+	for (int i = 0; i < NR; i++) {
+		want_line[i] = line++;
+		n += (size_t)plain_row(i, fields, buf + n);
+		for (int b = 0; b < (i % 301 == 0) + (i % 3001 == 0); b++, line++)
+			buf[n++] = '\n';
+	}
+	table *t = table_open(write_file("plain.csv", buf, n), NULL);
+	int i = 0, bad = 0;
+	char got[256];
+	while (table_read_row(t)) {
+		size_t g = 0;
+		for (size_t f = 0; f < table_nfields(t); f++)
+			g += (size_t)snprintf(got + g, sizeof got - g, "%s%s", f ? "|" : "", table_field(t, f));
+		plain_row(i, fields, buf);
+		if (i >= NR || table_line(t) != want_line[i] || strcmp(got, fields) || table_nfields(t) != 4)
+			bad++;
+		i++;
+	}
+	table_close(t);
+	CHECK(i == NR && bad == 0, "%d plain rows over many pieces, fields and start lines exact (%d wrong)",
+	      i, bad);
+	free(buf);
+	free(want_line);
+}
+
 static void test_gzip_input_by_content(void)
 {
 	/* gzip input is recognised by content, whatever the name. */
@@ -241,6 +292,15 @@ static void test_errors_name_file_and_line(void)
 		  "empty input");
 	CHECK_STR(DIES("e8.csv", "\n\r\n"), WANT("e8.csv", 3, "empty input, expected a header line"),
 		  "only blank lines: the line where the input ends");
+	/* Deep in plain rows, split without libcsv. */
+	size_t cap = 1u << 20, n = 0;
+	char *buf = malloc(cap);
+	n += (size_t)sprintf(buf + n, "a,b\n");
+	for (int i = 0; i < 20000; i++)
+		n += (size_t)sprintf(buf + n, i == 15000 ? "%d\n\n" : "%d,x\n", i);
+	CHECK_STR(die_msg(write_file("e9.csv", buf, n)), WANT("e9.csv", 15002, "expected 2 fields, found 1"),
+		  "too few fields on line 15002 of plain rows");
+	free(buf);
 }
 
 static void test_header_names(void)
@@ -378,6 +438,7 @@ static const unit_test tests[] = {
 	UNIT_TEST(tsv_detected),
 	UNIT_TEST(long_field_read_whole),
 	UNIT_TEST(start_lines_across_pieces),
+	UNIT_TEST(plain_rows_across_pieces),
 	UNIT_TEST(gzip_input_by_content),
 	UNIT_TEST(errors_name_file_and_line),
 	UNIT_TEST(header_names),
