@@ -467,10 +467,12 @@ ISA_END
  * on a pile by eight scalar stores, one a lane (lanes moving nothing
  * write above their pile's top, where nothing is read), and the card
  * under a top comes back by a gather, needed only at that pile's next
- * foundation move. The hand's successor is gathered a move ahead (HN).
+ * foundation move. The next four stock cards wait in a vector (HN), a
+ * gather refilling it every third move.
  *   FOUND, NEED  nibble k: cards on foundation k, the rank it needs (15
  *                once complete); NB[k]: that need in all four nibbles;
- *   H, HN, NEXT  the hand, the next stock card, the index of HN;
+ *   H, HN, NEXT  the hand, the next stock cards (a byte each, the
+ *                next lowest), the index of HN's first;
  *   NP, STEPS    waste piles, moves made; BAD: lanes given up.
  * Game j of a batch is lane LANE_OF[j], so that the generators' 64-bit
  * lanes (games 0-3 and 4-7) give their high halves in lane order with
@@ -550,19 +552,26 @@ static void need_tables(v8 tab[4])
 	}
 }
 
+/* HN: the stock's cards NEXT to NEXT + 3 (0 past the end). */
+static inline void refill8(lanes8 *g)
+{
+	static const int stock_base[8] = {0, 64, 128, 192, 256, 320, 384, 448};
+	v8 at = _mm256_add_epi32(_mm256_loadu_si256((const v8 *)stock_base), g->NEXT);
+	g->HN = _mm256_i32gather_epi32((const int *)&g->cards->stock[0][0], at, 1);
+}
+
 /* The N deals (the rest hold no game) with their first card turned. */
 static void lanes8_load(lanes8 *g, int variant, const uint8_t (*decks)[52], const rng *gens, int n,
 			const v8 tab[4])
 {
 	int ncards = calc_stock_size(variant);
-	uint32_t h[8] = {0}, hn[8] = {0}, np[8] = {0}, found[8] = {0};
+	uint32_t h[8] = {0}, np[8] = {0}, found[8] = {0};
 	uint64_t gw[4][8] = {{0}};
 	memset(g->cards->stock, 0, sizeof g->cards->stock);
 	for (int j = 0; j < n; j++) {
 		int q = lane_of[j];
 		memcpy(g->cards->stock[q], decks[j], (size_t)ncards);
 		h[q] = decks[j][0];
-		hn[q] = decks[j][1];
 		np[q] = variant & CALC_THREE ? 3 : 4;
 		found[q] = variant & CALC_NOFOUND ? 0 : 0x1111;
 		for (int w = 0; w < 4; w++)
@@ -572,10 +581,10 @@ static void lanes8_load(lanes8 *g, int variant, const uint8_t (*decks)[52], cons
 		for (int p = 0; p < 4; p++)
 			g->cards->pile[q][p][0] = g->cards->pile[q][p][1] = 0;
 	g->H = _mm256_loadu_si256((const v8 *)h);
-	g->HN = _mm256_loadu_si256((const v8 *)hn);
 	g->NP = _mm256_loadu_si256((const v8 *)np);
 	g->FOUND = _mm256_loadu_si256((const v8 *)found);
 	g->NEXT = S8(1);
+	refill8(g);
 	g->TOPS = g->SECS = g->LENS = g->STEPS = S8(0);
 	g->BAD = S8(0);
 	g->NEED = S8(0);
@@ -673,81 +682,96 @@ static inline void advance8(lanes8 *g, v8 m, v8 k, const v8 tab[4])
 		g->NB[j] = BLEND(AND(m, _mm256_cmpeq_epi32(k, S8(j))), g->NB[j], nb);
 }
 
-/* The next card into the hand in the lanes of M. */
+/* The next card into the hand in the lanes of M. HN holds four cards,
+ * so the loops refill it every third move, after the turns. */
 static inline void turn8(lanes8 *g, v8 m)
 {
-	static const int stock_base[8] = {0, 64, 128, 192, 256, 320, 384, 448};
-	g->H = BLEND(m, g->H, g->HN);
+	g->H = BLEND(m, g->H, AND(g->HN, S8(0xFF)));
+	g->HN = BLEND(m, g->HN, _mm256_srli_epi32(g->HN, 8));
 	g->NEXT = _mm256_min_epi32(_mm256_sub_epi32(g->NEXT, m), S8(60));
-	v8 at = _mm256_add_epi32(_mm256_loadu_si256((const v8 *)stock_base), g->NEXT);
-	v8 next = AND(_mm256_i32gather_epi32((const int *)&g->cards->stock[0][0], at, 1), S8(0xFF));
-	g->HN = BLEND(m, g->HN, next);
 }
 
-/* Random games, move for move as calc_random_playout (see random_lanes
- * for the order of the moves). */
-static void random_lanes8(lanes8 *g, const v8 tab[4])
+/* One move of each random game of G still going, move for move as
+ * calc_random_playout (see random_lanes for the order of the moves);
+ * false when none is. *REFILL counts the moves to HN's next refill. */
+static inline bool random_move8(lanes8 *g, const v8 tab[4], int *refill)
 {
 	const v8 ONE = S8(1), ZERO = S8(0);
-	for (;;) {
-		v8 zh = zero_nibbles16(XOR(g->NEED, times_1111(g->H)));
-		v8 m[4], z = ZERO, sum = ZERO;
+	v8 zh = zero_nibbles16(XOR(g->NEED, times_1111(g->H)));
+	v8 m[4], z = ZERO, sum = ZERO;
 #pragma GCC unroll 4
-		for (int k = 0; k < 4; k++) {
-			m[k] = zero_nibbles16(XOR(g->TOPS, g->NB[k]));
-			/* Empty piles' tops (0) match no need. */
-			z = OR(z, _mm256_slli_epi32(m[k], k));
-			sum = _mm256_add_epi32(sum, m[k]);
-		}
-		v8 nh = nibble_sum16(zh);
-		v8 hand = ANDNOT(_mm256_cmpeq_epi32(g->H, ZERO), S8(-1));
-		v8 nhp = _mm256_add_epi32(nh, AND(hand, g->NP));
-		v8 nm = _mm256_add_epi32(nhp, nibble_sum16(sum));
-		v8 act = ANDNOT(g->BAD, _mm256_cmpgt_epi32(nm, ZERO));
-		if (!any8(act))
-			break;
-		/* rng_below32: the high half of the product; one whose low half
-		 * is below nm might be rejected, which the replay settles. */
-		v8 r = draw8(g);
-		v8 pe = _mm256_mul_epu32(r, nm);
-		v8 po = _mm256_mul_epu32(_mm256_srli_epi64(r, 32), _mm256_srli_epi64(nm, 32));
-		v8 i = _mm256_blend_epi32(_mm256_srli_epi64(pe, 32), po, 0xAA);
-		v8 lo = _mm256_blend_epi32(pe, _mm256_slli_epi64(po, 32), 0xAA);
-		v8 doubt = ANDNOT(_mm256_cmpeq_epi32(_mm256_max_epu32(lo, nm), lo), act);
-		g->BAD = OR(g->BAD, doubt);
-		act = ANDNOT(doubt, act);
-		v8 hf = AND(act, _mm256_cmpgt_epi32(nh, i));
-		v8 hp = ANDNOT(hf, AND(act, _mm256_cmpgt_epi32(nhp, i)));
-		v8 tf = ANDNOT(OR(hf, hp), act), fm = OR(hf, tf);
-		/* The foundation move's bit: skip C set bits of W. Up to three
-		 * are cleared without a branch (a branch on whether any lane
-		 * skips would be mispredicted often); more, seldom, by a loop. */
-		v8 w = BLEND(hf, z, zh);
-		v8 c = BLEND(hf, _mm256_sub_epi32(i, nhp), i);
-		v8 w1 = AND(w, _mm256_sub_epi32(w, ONE));
-		v8 w2 = AND(w1, _mm256_sub_epi32(w1, ONE));
-		v8 w3 = AND(w2, _mm256_sub_epi32(w2, ONE));
-		v8 skip = AND(_mm256_cmpgt_epi32(c, S8(3)), fm);
-		w = BLEND(AND(_mm256_cmpeq_epi32(c, ONE), fm), w, w1);
-		w = BLEND(AND(_mm256_cmpeq_epi32(c, S8(2)), fm), w, w2);
-		w = BLEND(AND(_mm256_cmpeq_epi32(c, S8(3)), fm), w, w3);
-		if (any8(skip)) {
-			w = BLEND(skip, w, w3);
-			c = _mm256_sub_epi32(c, AND(skip, S8(3)));
-			do {
-				w = BLEND(skip, w, AND(w, _mm256_sub_epi32(w, ONE)));
-				c = _mm256_add_epi32(c, skip); /* skip is -1 */
-				skip = ANDNOT(_mm256_cmpeq_epi32(c, ZERO), skip);
-			} while (any8(skip));
-		}
-		v8 b = lowest_bit8(w);
-		v8 k = BLEND(hf, AND(b, S8(3)), _mm256_srli_epi32(b, 2));
-		v8 p = AND(BLEND(hp, _mm256_srli_epi32(b, 2), _mm256_sub_epi32(i, nh)), S8(3));
-		piles8(g, hp, tf, p);
-		turn8(g, OR(hf, hp));
-		advance8(g, fm, AND(k, S8(3)), tab);
-		g->STEPS = _mm256_sub_epi32(g->STEPS, act);
+	for (int k = 0; k < 4; k++) {
+		m[k] = zero_nibbles16(XOR(g->TOPS, g->NB[k]));
+		/* Empty piles' tops (0) match no need. */
+		z = OR(z, _mm256_slli_epi32(m[k], k));
+		sum = _mm256_add_epi32(sum, m[k]);
 	}
+	v8 nh = nibble_sum16(zh);
+	v8 hand = ANDNOT(_mm256_cmpeq_epi32(g->H, ZERO), S8(-1));
+	v8 nhp = _mm256_add_epi32(nh, AND(hand, g->NP));
+	v8 nm = _mm256_add_epi32(nhp, nibble_sum16(sum));
+	v8 act = ANDNOT(g->BAD, _mm256_cmpgt_epi32(nm, ZERO));
+	if (!any8(act))
+		return false;
+	/* rng_below32: the high half of the product; one whose low half
+	 * is below nm might be rejected, which the replay settles. */
+	v8 r = draw8(g);
+	v8 pe = _mm256_mul_epu32(r, nm);
+	v8 po = _mm256_mul_epu32(_mm256_srli_epi64(r, 32), _mm256_srli_epi64(nm, 32));
+	v8 i = _mm256_blend_epi32(_mm256_srli_epi64(pe, 32), po, 0xAA);
+	v8 lo = _mm256_blend_epi32(pe, _mm256_slli_epi64(po, 32), 0xAA);
+	v8 doubt = ANDNOT(_mm256_cmpeq_epi32(_mm256_max_epu32(lo, nm), lo), act);
+	g->BAD = OR(g->BAD, doubt);
+	act = ANDNOT(doubt, act);
+	v8 hf = AND(act, _mm256_cmpgt_epi32(nh, i));
+	v8 hp = ANDNOT(hf, AND(act, _mm256_cmpgt_epi32(nhp, i)));
+	v8 tf = ANDNOT(OR(hf, hp), act), fm = OR(hf, tf);
+	/* The foundation move's bit: skip C set bits of W. Up to three
+	 * are cleared without a branch (a branch on whether any lane
+	 * skips would be mispredicted often); more, seldom, by a loop. */
+	v8 w = BLEND(hf, z, zh);
+	v8 c = BLEND(hf, _mm256_sub_epi32(i, nhp), i);
+	v8 w1 = AND(w, _mm256_sub_epi32(w, ONE));
+	v8 w2 = AND(w1, _mm256_sub_epi32(w1, ONE));
+	v8 w3 = AND(w2, _mm256_sub_epi32(w2, ONE));
+	v8 skip = AND(_mm256_cmpgt_epi32(c, S8(3)), fm);
+	w = BLEND(AND(_mm256_cmpeq_epi32(c, ONE), fm), w, w1);
+	w = BLEND(AND(_mm256_cmpeq_epi32(c, S8(2)), fm), w, w2);
+	w = BLEND(AND(_mm256_cmpeq_epi32(c, S8(3)), fm), w, w3);
+	if (any8(skip)) {
+		w = BLEND(skip, w, w3);
+		c = _mm256_sub_epi32(c, AND(skip, S8(3)));
+		do {
+			w = BLEND(skip, w, AND(w, _mm256_sub_epi32(w, ONE)));
+			c = _mm256_add_epi32(c, skip); /* skip is -1 */
+			skip = ANDNOT(_mm256_cmpeq_epi32(c, ZERO), skip);
+		} while (any8(skip));
+	}
+	v8 b = lowest_bit8(w);
+	v8 k = BLEND(hf, AND(b, S8(3)), _mm256_srli_epi32(b, 2));
+	v8 p = AND(BLEND(hp, _mm256_srli_epi32(b, 2), _mm256_sub_epi32(i, nh)), S8(3));
+	piles8(g, hp, tf, p);
+	turn8(g, OR(hf, hp));
+	if (--*refill == 0) {
+		refill8(g);
+		*refill = 3;
+	}
+	advance8(g, fm, AND(k, S8(3)), tab);
+	g->STEPS = _mm256_sub_epi32(g->STEPS, act);
+	return true;
+}
+
+/* The games of N batches (1 or 2) to their ends. Two batches' moves
+ * alternate, so that the processor overlaps two independent chains of
+ * dependent vector operations where one batch alone leaves it idle. */
+static void random_lanes8(lanes8 *g, int n, const v8 tab[4])
+{
+	int refill[2] = {3, 3};
+	bool live[2] = {true, n > 1};
+	while (live[0] || live[1])
+		for (int h = 0; h < 2; h++)
+			if (live[h])
+				live[h] = random_move8(&g[h], tab, &refill[h]);
 }
 
 /* The outcomes of the first N games; a lane given up is played again by
@@ -778,17 +802,24 @@ static size_t lanes8_outcomes(const lanes8 *g, int n, calcbatch_outcome *out,
 static size_t random_avx2(int variant, const uint8_t (*decks)[52], const rng *gens, size_t n,
 			  calcbatch_outcome *out)
 {
-	static _Thread_local cards8 cards;
-	lanes8 g = {.cards = &cards};
+	static _Thread_local cards8 cards[2];
+	lanes8 g[2] = {{.cards = &cards[0]}, {.cards = &cards[1]}};
 	v8 tab[4];
 	need_tables(tab);
 	size_t replayed = 0;
-	for (size_t b = 0; b < n; b += 8) {
-		int m = n - b < 8 ? (int)(n - b) : 8;
-		lanes8_load(&g, variant, decks + b, gens + b, m, tab);
-		random_lanes8(&g, tab);
-		random_batch rb = {variant, decks + b, gens + b};
-		replayed += lanes8_outcomes(&g, m, out + b, random_replay, &rb);
+	for (size_t b = 0; b < n; b += 16) {
+		int m[2] = {0, 0}, sets = 0;
+		for (; sets < 2 && b + 8 * (size_t)sets < n; sets++) {
+			size_t at = b + 8 * (size_t)sets;
+			m[sets] = n - at < 8 ? (int)(n - at) : 8;
+			lanes8_load(&g[sets], variant, decks + at, gens + at, m[sets], tab);
+		}
+		random_lanes8(g, sets, tab);
+		for (int h = 0; h < sets; h++) {
+			size_t at = b + 8 * (size_t)h;
+			random_batch rb = {variant, decks + at, gens + at};
+			replayed += lanes8_outcomes(&g[h], m[h], out + at, random_replay, &rb);
+		}
 	}
 	return replayed;
 }
@@ -937,7 +968,7 @@ static void counts8_load(counts8 *c, const calc_state *st, int n, const uint64_t
 /* The lanes of the N states, as lanes8_load deals. */
 static void lanes8_load_states(lanes8 *g, const calc_state *st, int n, const v8 tab[4])
 {
-	uint32_t h[8] = {0}, hn[8] = {0}, np[8] = {0}, found[8] = {0}, steps[8] = {0}, tops[8] = {0},
+	uint32_t h[8] = {0}, np[8] = {0}, found[8] = {0}, steps[8] = {0}, tops[8] = {0},
 		 secs[8] = {0}, lens[8] = {0};
 	memset(g->cards->stock, 0, sizeof g->cards->stock);
 	for (int j = 0; j < n; j++) {
@@ -946,7 +977,6 @@ static void lanes8_load_states(lanes8 *g, const calc_state *st, int n, const v8 
 		int q = lane_of[j];
 		memcpy(g->cards->stock[q], s.stock + s.next, (size_t)(s.ncards - s.next));
 		h[q] = s.hand;
-		hn[q] = g->cards->stock[q][0];
 		np[q] = s.npiles;
 		steps[q] = s.steps;
 		for (int k = 0; k < 4; k++)
@@ -965,7 +995,6 @@ static void lanes8_load_states(lanes8 *g, const calc_state *st, int n, const v8 
 			for (int p = 0; p < 4; p++)
 				g->cards->pile[q][p][0] = g->cards->pile[q][p][1] = 0;
 	g->H = _mm256_loadu_si256((const v8 *)h);
-	g->HN = _mm256_loadu_si256((const v8 *)hn);
 	g->NP = _mm256_loadu_si256((const v8 *)np);
 	g->FOUND = _mm256_loadu_si256((const v8 *)found);
 	g->STEPS = _mm256_loadu_si256((const v8 *)steps);
@@ -973,6 +1002,7 @@ static void lanes8_load_states(lanes8 *g, const calc_state *st, int n, const v8 
 	g->SECS = _mm256_loadu_si256((const v8 *)secs);
 	g->LENS = _mm256_loadu_si256((const v8 *)lens);
 	g->NEXT = S8(0);
+	refill8(g);
 	g->BAD = S8(0);
 	g->NEED = S8(0);
 	for (int k = 0; k < 4; k++) {
@@ -1033,6 +1063,7 @@ static inline void count8(counts8 *c, v8 m, v8 p, v8 r, int sign)
 static void greedy_lanes8(lanes8 *g, counts8 *c, const v8 tab[4], const uint64_t *urg_tab)
 {
 	const v8 ZERO = S8(0);
+	int refill = 3;
 	for (;;) {
 		v8 zh = zero_nibbles16(XOR(g->NEED, times_1111(g->H)));
 		v8 z = ZERO;
@@ -1052,6 +1083,10 @@ static void greedy_lanes8(lanes8 *g, counts8 *c, const v8 tab[4], const uint64_t
 		v8 top = piles8(g, pl, tf, p);
 		count8(c, tf, p, top, -1);
 		turn8(g, hand);
+		if (--refill == 0) {
+			refill8(g);
+			refill = 3;
+		}
 		v8 fm = OR(tf, hf);
 		advance8(g, fm, k, tab);
 		v8 idx = _mm256_slli_epi32(AND(g->FOUND, S8(0xFFFF)), 1);
