@@ -43,7 +43,7 @@ BATS_FILES = $(wildcard tests/*.bats)
 DEBIAN_PACKAGES = build-essential libcsv-dev zlib1g-dev bats bats-assert bats-support \
 	skkdic mecab-ipadic wamerican r-base-core parallel time gnuplot-nox clang afl++
 
-.PHONY: all check unit bats bench bench-full install uninstall clean deps sanitize asan fuzz
+.PHONY: all check unit bats bench bench-full calc-tables install uninstall clean deps sanitize asan fuzz
 all: lib/libyomi.a $(BINS) $(PIPELINE_LINKS)
 
 bin/yomi-%: pipelines/%.sh
@@ -118,6 +118,13 @@ bench: all $(BENCH_BIN)
 
 bench-full: all $(BENCH_BIN)
 	tests/bench/run --full
+
+# Refits the weighted rule's weights (lib/calc/calcweights.h, shipped)
+# from seed 1: a few minutes on one core; the same weights every time.
+CALC_TUNE = 1 20000 20
+calc-tables: tests/bench/calctune
+	tests/bench/calctune $(CALC_TUNE) > lib/calc/calcweights.h.tmp
+	mv lib/calc/calcweights.h.tmp lib/calc/calcweights.h
 
 # AddressSanitizer + UBSan build in its own tree, running the whole suite.
 sanitize:

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "core/util.h"
+#include "calc/calcweights.h"
 
 static const char RANKS[] = "A23456789TJQK";
 
@@ -559,6 +560,170 @@ void calc_greedy_playout(calc_state *s)
 			w = greedy_pile(u, hand, s->pile, len, np);
 			s->pile[w][len[w]++] = (uint8_t)hand;
 			hand = next < s->ncards ? s->stock[next++] : 0;
+			steps++;
+			continue;
+		}
+		unsigned k = 0;
+		while (f.need[k] != card)
+			k++;
+		fnd_advance(&f, k);
+		dist[k] = passed_to_far(dist[k] - 1);
+		u = dist_urgency(dist);
+		steps++;
+	}
+	playout_end(s, &f, len, hand, next, steps);
+}
+
+/* What the weighted rule needs to know of the hand H, computed once a
+ * placement: the ranks the foundation that wants H soonest needs before
+ * it (BEFORE_SOON) and those any foundation needs before H (BEFORE_ANY),
+ * as rank bit masks; the ranks that follow H on a foundation (AFTER_ANY)
+ * and on the soonest one (after_soon, 0 when H ends it). */
+typedef struct {
+	unsigned before_soon, before_any, after_any, after_soon;
+} hand_needs;
+
+static hand_needs needs_of(const uint8_t found[4], unsigned h)
+{
+	hand_needs n = {0, 0, 0, 0};
+	int soonest = 99;
+	for (int k = 0; k < 4; k++) {
+		unsigned m = 0;
+		for (int q = found[k]; q < 13; q++) {
+			unsigned r = calc_needs[k][q];
+			if (r != h) {
+				m |= 1u << r;
+				continue;
+			}
+			unsigned after = calc_needs[k][q + 1]; /* 0 past the K */
+			if (q - found[k] < soonest) {
+				soonest = q - found[k];
+				n.before_soon = m;
+				n.after_soon = after;
+			}
+			n.before_any |= m;
+			n.after_any |= after ? 1u << after : 0;
+			break;
+		}
+	}
+	return n;
+}
+
+/* The weighted rule's score of pile W of LEN cards for the hand H (higher
+ * is better): the features the greedy rule judges by (the top needed
+ * sooner or later than the hand, the covered cards needed sooner) and
+ * those it cannot see (the top the very card a foundation takes after the
+ * hand, cards the hand's own foundations need before it, how many copies
+ * of the hand are still to come), each times its weight in W. */
+static float weighted_score(const float *w, ranks_v u, unsigned h, const hand_needs *hn,
+			    const uint8_t *pile, unsigned len, unsigned empties, unsigned unseen_h,
+			    float left)
+{
+	int uh = u[h];
+	if (!len)
+		return w[0] + w[1] * (float)uh / 12 + w[2] * (float)(h == 13) +
+		       w[3] * (float)(empties - 1) + w[17] * left;
+	unsigned t = pile[len - 1];
+	int ut = u[t], cnt = 0, newly = 0, b = -1, own = 0, any = 0;
+	float v = ut >= uh ? w[4] + w[5] * (float)(ut - uh) / 12
+			   : w[6] + w[7] * (float)(uh - ut) / 12 + w[18] * (float)unseen_h / 3;
+	for (int i = (int)len - 1; i >= 0; i--) {
+		unsigned r = pile[i];
+		int ui = u[r];
+		cnt += ui < uh;
+		newly += ui < uh && b < uh;
+		b = ui > b ? ui : b;
+		own += hn->before_soon >> r & 1;
+		any += hn->before_any >> r & 1;
+	}
+	return v + w[8] * (float)cnt / 5 + w[9] * (float)newly / 5 + w[10] * (float)(t == h) +
+	       w[11] * (float)len / 10 + w[12] * (float)(hn->after_any >> t & 1) +
+	       w[13] * (float)(t == 13) + w[14] * (float)own + w[15] * (float)any / 5 +
+	       w[16] * (float)(t == hn->after_soon);
+}
+
+/* The weighted rule's pile for HAND: the best score, the first on ties,
+ * empty piles after the first left out (they are alike). UNSEEN counts
+ * the face-down cards by rank, LEFT is how many there are. */
+static unsigned weighted_pile(const float *w, ranks_v u, const uint8_t found[4], unsigned hand,
+			      const uint8_t (*pile)[52], const uint8_t *len, unsigned np,
+			      const uint8_t *unseen, unsigned left)
+{
+	hand_needs hn = needs_of(found, hand);
+	unsigned empties = 0, best = 0;
+	for (unsigned i = 0; i < np; i++)
+		empties += !len[i];
+	float best_v = -1e30f, fleft = (float)left / 48;
+	bool empty_seen = false;
+	for (unsigned i = 0; i < np; i++) {
+		if (!len[i]) {
+			if (empty_seen)
+				continue;
+			empty_seen = true;
+		}
+		float v = weighted_score(w, u, hand, &hn, pile[i], len[i], empties, unseen[hand], fleft);
+		if (v > best_v) {
+			best_v = v;
+			best = i;
+		}
+	}
+	return best;
+}
+
+int calc_weighted_move(const calc_state *s)
+{
+	int m = calc_greedy_move(s);
+	if (m < 0 || CALC_TO(m) < 4)
+		return m;
+	uint8_t unseen[14] = {0};
+	for (int j = s->next; j < s->ncards; j++)
+		unseen[s->stock[j]]++;
+	ranks_v dist[4];
+	dist_start(s->found, dist);
+	return CALC_MOVE(0, 4 + (int)weighted_pile(calc_weights, dist_urgency(dist), s->found,
+						 s->hand, s->pile, s->len, s->npiles, unseen,
+						 (unsigned)(s->ncards - s->next)));
+}
+
+void calc_weighted_playout(calc_state *s)
+{
+	calc_weighted_playout_with(s, calc_weights);
+}
+
+/* The urgencies are kept as in calc_greedy_playout, the unseen cards
+ * counted as they turn. */
+void calc_weighted_playout_with(calc_state *s, const float *weights)
+{
+	calc_turn(s);
+	foundations f;
+	uint8_t len[4], unseen[14] = {0};
+	unsigned np = s->npiles, hand = s->hand, next = s->next, steps = s->steps;
+	for (unsigned j = next; j < s->ncards; j++)
+		unseen[s->stock[j]]++;
+	ranks_v dist[4], u;
+	memcpy(len, s->len, 4);
+	fnd_start(&f, s);
+	dist_start(f.found, dist);
+	u = dist_urgency(dist);
+	for (;;) {
+		unsigned card, w;
+		for (w = 0; w < np; w++)
+			if (len[w] && f.count[s->pile[w][len[w] - 1]])
+				break;
+		if (w < np) {
+			card = s->pile[w][--len[w]];
+		} else if (!hand) {
+			break;
+		} else if (f.count[hand]) {
+			card = hand;
+			hand = next < s->ncards ? s->stock[next++] : 0;
+			unseen[hand]--; /* unseen[0] is scratch */
+		} else {
+			w = weighted_pile(weights, u, f.found, hand, s->pile, len, np, unseen,
+					  s->ncards - next);
+			s->pile[w][len[w]++] = (uint8_t)hand;
+			hand = next < s->ncards ? s->stock[next++] : 0;
+			unseen[hand]--;
 			steps++;
 			continue;
 		}

@@ -144,6 +144,19 @@ int calc_greedy_move(const calc_state *s);
  * is empty). */
 void calc_greedy_playout(calc_state *s);
 
+/* The weighted rule: waste tops and the hand go up as greedy sends them;
+ * otherwise the hand goes to the pile of the highest weighted score over
+ * features of the pile and the hand (calc.c, weights in calcweights.h,
+ * fitted by `make calc-tables`). Stronger than greedy as a player and as
+ * best's rollouts. */
+int calc_weighted_move(const calc_state *s);
+/* Plays weighted moves to the end (turning the next card first if the
+ * hand is empty). */
+void calc_weighted_playout(calc_state *s);
+/* The same with WEIGHTS in place of calc_weights (CALC_NWEIGHTS of them),
+ * for the tuner that makes them. */
+void calc_weighted_playout_with(calc_state *s, const float *weights);
+
 /* Replaces the face-down cards by a random order of the same cards: the
  * player knows which cards are unseen, not their order. The order drawn
  * depends on R and the cards alone, never on their order before. */

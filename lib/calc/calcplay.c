@@ -9,7 +9,7 @@
 #include "core/util.h"
 
 const char *const calcplay_policies[] = {"random", "greedy", "mcts", "simple", "best",
-					 "clairvoyant", NULL};
+					 "clairvoyant", "weighted", NULL};
 
 void calcplay_name(const calcplay *p, char *buf, size_t size)
 {
@@ -544,6 +544,7 @@ int calcplay_move(calcplay *p, const calc_state *s, rng *r)
 	int moves[CALC_MAX_MOVES];
 	switch (p->kind) {
 	case CALCPLAY_GREEDY: return calc_greedy_move(s);
+	case CALCPLAY_WEIGHTED: return calc_weighted_move(s);
 	case CALCPLAY_MCTS: return mcts_move(p, s, r);
 	case CALCPLAY_BEST: return best_move(p, s, r);
 	case CALCPLAY_CLAIRVOYANT: return clairvoyant_move(p, s);

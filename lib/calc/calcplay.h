@@ -1,9 +1,10 @@
-/* calcplay: Calculation players: random, greedy, mcts (UCT with chance
- * nodes on the next stock card), simple (the seed's fixed-depth tree) and
- * best (rollouts, and in the endgame sampled orders solved exactly). The
- * searching players see the unseen cards as a multiset, never their
- * order: each playout or sample first reshuffles the face-down cards, as
- * the seed's Java drew each turned card at random from those left.
+/* calcplay: Calculation players: random, greedy and weighted (the rules
+ * of calc.h), mcts (UCT with chance nodes on the next stock card), simple
+ * (the seed's fixed-depth tree) and best (rollouts, and in the endgame
+ * sampled orders solved exactly). The searching players see the unseen
+ * cards as a multiset, never their order: each playout or sample first
+ * reshuffles the face-down cards, as the seed's Java drew each turned
+ * card at random from those left.
  * Apart from them, clairvoyant sees the stock (calcsolve_nested): not a
  * player, but a bound on what any player could win. So do mcts and simple
  * with peek: their tree and playouts turn the stock in its true order. */
@@ -25,7 +26,8 @@ typedef enum {
 	CALCPLAY_MCTS,
 	CALCPLAY_SIMPLE,
 	CALCPLAY_BEST,
-	CALCPLAY_CLAIRVOYANT
+	CALCPLAY_CLAIRVOYANT,
+	CALCPLAY_WEIGHTED
 } calcplay_kind;
 
 /* Positions best's endgame search may expand per sampled order and
