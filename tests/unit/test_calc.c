@@ -783,16 +783,18 @@ static void test_batch_greedy_equals_playout(void)
 	isa_force(had);
 }
 
-static void test_greedy_playout_equals_greedy_rule(void)
+/* How many of 400 positions (every variant, part played at random) PLAYOUT
+ * ends otherwise than MOVE played move by move. */
+static int playout_differs(void (*playout)(calc_state *), int (*move)(const calc_state *),
+			   uint64_t seed)
 {
-	/* The table-driven greedy playout makes calc_greedy_move's moves. */
 	int m[CALC_MAX_MOVES];
 	int differ = 0;
 	for (int i = 0; i < 400; i++) {
 		int v = i & 3;
 		uint8_t deck[52];
 		rng r1;
-		rng_stream(&r1, 10, (uint64_t)i);
+		rng_stream(&r1, seed, (uint64_t)i);
 		calc_shuffle(v, &r1, deck);
 		calc_state a, b;
 		calc_deal(&a, v, deck);
@@ -801,40 +803,25 @@ static void test_greedy_playout_equals_greedy_rule(void)
 			calc_play(&a, m[rng_below32(&r1, (uint32_t)nm)]);
 		}
 		b = a;
-		calc_greedy_playout(&a);
+		playout(&a);
 		int mv;
-		while ((mv = calc_greedy_move(&b)) >= 0)
+		while ((mv = move(&b)) >= 0)
 			calc_play(&b, mv);
 		differ += memcmp(&a, &b, sizeof a) != 0;
 	}
+	return differ;
+}
+
+static void test_greedy_playout_equals_greedy_rule(void)
+{
+	/* The table-driven greedy playout makes calc_greedy_move's moves. */
+	int differ = playout_differs(calc_greedy_playout, calc_greedy_move, 10);
 	CHECK(!differ, "the greedy playout equals the greedy rule move by move (%d of 400 differ)", differ);
 }
 
 static void test_weighted_playout_equals_weighted_rule(void)
 {
-	/* The weighted playout makes calc_weighted_move's moves, on every
-	 * variant and from positions part played at random. */
-	int m[CALC_MAX_MOVES];
-	int differ = 0;
-	for (int i = 0; i < 400; i++) {
-		int v = i & 3;
-		uint8_t deck[52];
-		rng r1;
-		rng_stream(&r1, 11, (uint64_t)i);
-		calc_shuffle(v, &r1, deck);
-		calc_state a, b;
-		calc_deal(&a, v, deck);
-		for (int k = 0; k < i % 30 && !calc_over(&a); k++) {
-			int nm = calc_moves(&a, m, false);
-			calc_play(&a, m[rng_below32(&r1, (uint32_t)nm)]);
-		}
-		b = a;
-		calc_weighted_playout(&a);
-		int mv;
-		while ((mv = calc_weighted_move(&b)) >= 0)
-			calc_play(&b, mv);
-		differ += memcmp(&a, &b, sizeof a) != 0;
-	}
+	int differ = playout_differs(calc_weighted_playout, calc_weighted_move, 11);
 	CHECK(!differ, "the weighted playout equals the weighted rule move by move (%d of 400 differ)",
 	      differ);
 }
