@@ -530,50 +530,6 @@ int calc_greedy_move(const calc_state *s)
 	return CALC_MOVE(0, 4 + (int)greedy_pile(dist_urgency(dist), s->hand, s->pile, s->len, s->npiles));
 }
 
-/* The greedy rule's moves as calc_greedy_move makes them, with the
- * urgencies kept in a table that changes only when a foundation does (the
- * search players run this playout millions of times). */
-void calc_greedy_playout(calc_state *s)
-{
-	calc_turn(s);
-	foundations f;
-	uint8_t len[4];
-	unsigned np = s->npiles, hand = s->hand, next = s->next, steps = s->steps;
-	ranks_v dist[4], u;
-	memcpy(len, s->len, 4);
-	fnd_start(&f, s);
-	dist_start(f.found, dist);
-	u = dist_urgency(dist);
-	for (;;) {
-		unsigned card, w;
-		for (w = 0; w < np; w++)
-			if (len[w] && f.count[s->pile[w][len[w] - 1]])
-				break;
-		if (w < np) {
-			card = s->pile[w][--len[w]];
-		} else if (!hand) {
-			break;
-		} else if (f.count[hand]) {
-			card = hand;
-			hand = next < s->ncards ? s->stock[next++] : 0;
-		} else {
-			w = greedy_pile(u, hand, s->pile, len, np);
-			s->pile[w][len[w]++] = (uint8_t)hand;
-			hand = next < s->ncards ? s->stock[next++] : 0;
-			steps++;
-			continue;
-		}
-		unsigned k = 0;
-		while (f.need[k] != card)
-			k++;
-		fnd_advance(&f, k);
-		dist[k] = passed_to_far(dist[k] - 1);
-		u = dist_urgency(dist);
-		steps++;
-	}
-	playout_end(s, &f, len, hand, next, steps);
-}
-
 /* What the weighted rule needs to know of the hand H, computed once a
  * placement: the ranks the foundation that wants H soonest needs before
  * it (BEFORE_SOON) and those any foundation needs before H (BEFORE_ANY),
@@ -690,15 +646,19 @@ void calc_weighted_playout(calc_state *s)
 	calc_weighted_playout_with(s, calc_weights);
 }
 
-/* The urgencies are kept as in calc_greedy_playout, the unseen cards
- * counted as they turn. */
-void calc_weighted_playout_with(calc_state *s, const float *weights)
+/* The playout both rules share: waste tops up, then the hand up, else the
+ * hand onto the pile the rule picks (greedy's with WEIGHTS NULL), with the
+ * urgencies kept in a table that changes only when a foundation does (the
+ * search players run this playout millions of times). Inlined into each
+ * rule's playout, so greedy's keeps no count of the unseen cards. */
+static inline __attribute__((always_inline)) void rule_playout(calc_state *s,
+							      const float *weights)
 {
 	calc_turn(s);
 	foundations f;
 	uint8_t len[4], unseen[14] = {0};
 	unsigned np = s->npiles, hand = s->hand, next = s->next, steps = s->steps;
-	for (unsigned j = next; j < s->ncards; j++)
+	for (unsigned j = next; weights && j < s->ncards; j++)
 		unseen[s->stock[j]]++;
 	ranks_v dist[4], u;
 	memcpy(len, s->len, 4);
@@ -719,8 +679,9 @@ void calc_weighted_playout_with(calc_state *s, const float *weights)
 			hand = next < s->ncards ? s->stock[next++] : 0;
 			unseen[hand]--; /* unseen[0] is scratch */
 		} else {
-			w = weighted_pile(weights, u, f.found, hand, s->pile, len, np, unseen,
-					  s->ncards - next);
+			w = weights ? weighted_pile(weights, u, f.found, hand, s->pile, len, np, unseen,
+						    s->ncards - next)
+				    : greedy_pile(u, hand, s->pile, len, np);
 			s->pile[w][len[w]++] = (uint8_t)hand;
 			hand = next < s->ncards ? s->stock[next++] : 0;
 			unseen[hand]--;
@@ -736,6 +697,16 @@ void calc_weighted_playout_with(calc_state *s, const float *weights)
 		steps++;
 	}
 	playout_end(s, &f, len, hand, next, steps);
+}
+
+void calc_greedy_playout(calc_state *s)
+{
+	rule_playout(s, NULL);
+}
+
+void calc_weighted_playout_with(calc_state *s, const float *weights)
+{
+	rule_playout(s, weights);
 }
 
 void calc_resample(calc_state *s, rng *r)
