@@ -670,7 +670,7 @@ success, 0 cards left"
 	assert_success
 	run playout --peek
 	assert_failure 2
-	assert_line --index 0 "playout: --policy, --variant, --playouts, --reward, --level, --width, --endgame, --samples, --exact, --exact-all, --hold, --peek, --eager and --deals are for --game calc"
+	assert_line --index 0 "playout: --policy, --variant, --playouts, --reward, --level, --width, --endgame, --samples, --exact, --exact-all, --hold, --peek, --eager, --up-first and --deals are for --game calc"
 }
 
 @test "calc: --eager playouts put cards up first, say so, and give a binary reward a signal" {
@@ -689,6 +689,25 @@ success, 0 cards left"
 		run playout -g calc --policy $p --eager
 		assert_failure 2
 		assert_line --index 0 "playout: --eager is for --policy mcts and simple, not $p"
+	done
+}
+
+@test "calc: --up-first gives a tree's ties to cards going up, says so, and only there" {
+	# Seeded deal 15 at 1,000 eager playouts: early on the playouts seldom
+	# win and the moves tie; mcts plays the first it lists, and the hand
+	# buries W1 (34 left) unless moves up are listed first (won).
+	run playout -g calc --first-game 15 --policy mcts --playouts 1000 --eager
+	assert_output "game,seed,variant,policy,success,rest,steps
+15,1,standard,mcts:1000:eager,0,34,51"
+	run playout -g calc --first-game 15 --policy mcts --playouts 1000 --eager --up-first
+	assert_output "game,seed,variant,policy,success,rest,steps
+15,1,standard,mcts:1000:eager:upfirst,1,0,93"
+	run bash -c "playout -g calc -n 1 --policy simple --level 1 --width 2 --up-first --eager --peek | cut -d, -f4 | tail -1"
+	assert_output "simple:1x2:eager:upfirst:peek"
+	for p in random greedy weighted best clairvoyant; do
+		run playout -g calc --policy $p --up-first
+		assert_failure 2
+		assert_line --index 0 "playout: --up-first is for --policy mcts and simple, not $p"
 	done
 }
 
@@ -749,18 +768,18 @@ success, 0 cards left"
 	assert_line --index 0 "playout: --black, --white, --per-move, --perft, --hash, --solve, --solve-all, --max-empties, --both-sides and --notation are for --game othello"
 	run playout --policy greedy
 	assert_failure 2
-	assert_line --index 0 "playout: --policy, --variant, --playouts, --reward, --level, --width, --endgame, --samples, --exact, --exact-all, --hold, --peek, --eager and --deals are for --game calc"
+	assert_line --index 0 "playout: --policy, --variant, --playouts, --reward, --level, --width, --endgame, --samples, --exact, --exact-all, --hold, --peek, --eager, --up-first and --deals are for --game calc"
 	run playout --samples 5
 	assert_failure 2
 	run playout --exact 5
 	assert_failure 2
-	assert_line --index 0 "playout: --policy, --variant, --playouts, --reward, --level, --width, --endgame, --samples, --exact, --exact-all, --hold, --peek, --eager and --deals are for --game calc"
+	assert_line --index 0 "playout: --policy, --variant, --playouts, --reward, --level, --width, --endgame, --samples, --exact, --exact-all, --hold, --peek, --eager, --up-first and --deals are for --game calc"
 	run playout --exact-all 5
 	assert_failure 2
-	assert_line --index 0 "playout: --policy, --variant, --playouts, --reward, --level, --width, --endgame, --samples, --exact, --exact-all, --hold, --peek, --eager and --deals are for --game calc"
+	assert_line --index 0 "playout: --policy, --variant, --playouts, --reward, --level, --width, --endgame, --samples, --exact, --exact-all, --hold, --peek, --eager, --up-first and --deals are for --game calc"
 	run playout --hold 5
 	assert_failure 2
-	assert_line --index 0 "playout: --policy, --variant, --playouts, --reward, --level, --width, --endgame, --samples, --exact, --exact-all, --hold, --peek, --eager and --deals are for --game calc"
+	assert_line --index 0 "playout: --policy, --variant, --playouts, --reward, --level, --width, --endgame, --samples, --exact, --exact-all, --hold, --peek, --eager, --up-first and --deals are for --game calc"
 }
 
 @test "a seed of 2^64-1 is written unsigned, for both games" {

@@ -15,15 +15,16 @@ void calcplay_name(const calcplay *p, char *buf, size_t size)
 {
 	switch (p->kind) {
 	case CALCPLAY_MCTS:
-		snprintf(buf, size, "mcts:%u%s%s", p->playouts, p->eager ? ":eager" : "",
-			 p->peek ? ":peek" : "");
+		snprintf(buf, size, "mcts:%u%s%s%s", p->playouts, p->eager ? ":eager" : "",
+			 p->up_first ? ":upfirst" : "", p->peek ? ":peek" : "");
 		break;
 	case CALCPLAY_BEST:
 		snprintf(buf, size, "best:%u/%dx%u/%d/%d/%d", p->playouts, p->endgame, p->samples,
 			 p->hold, p->exact, p->exact_all);
 		break;
 	case CALCPLAY_SIMPLE:
-		snprintf(buf, size, "simple:%dx%d%s%s", p->level, p->width, p->eager ? ":eager" : "",
+		snprintf(buf, size, "simple:%dx%d%s%s%s", p->level, p->width,
+			 p->eager ? ":eager" : "", p->up_first ? ":upfirst" : "",
 			 p->peek ? ":peek" : "");
 		break;
 	case CALCPLAY_CLAIRVOYANT: snprintf(buf, size, "clairvoyant:%d", p->level); break;
@@ -82,6 +83,27 @@ static void play_out(const calcplay *p, calc_state *s, rng *r)
 		calc_random_playout(s, r);
 }
 
+/* The moves the searching trees weigh in S, distinct (calc_moves). A tree
+ * whose playouts seldom win sees many moves tie and plays the one listed
+ * first; with up_first the moves that put a card on a foundation come
+ * first (in calc_moves' order otherwise), so a tie goes to a card going
+ * up rather than to the hand covering a pile. */
+static int tree_moves(const calcplay *p, const calc_state *s, int *moves)
+{
+	int n = calc_moves(s, moves, true);
+	if (!p->up_first)
+		return n;
+	int rest[CALC_MAX_MOVES], k = 0, m = 0;
+	for (int i = 0; i < n; i++) {
+		if (CALC_TO(moves[i]) < 4)
+			moves[k++] = moves[i];
+		else
+			rest[m++] = moves[i];
+	}
+	memcpy(moves + k, rest, (size_t)m * sizeof *rest);
+	return n;
+}
+
 /* A random game from S with the unseen cards reshuffled: its reward. */
 static double playout(const calcplay *p, const calc_state *s, rng *r)
 {
@@ -100,7 +122,7 @@ static int mcts_move(calcplay *p, const calc_state *s, rng *r)
 {
 	mcts_tree *t = &p->tree;
 	int moves[CALC_MAX_MOVES];
-	int n = calc_moves(s, moves, true);
+	int n = tree_moves(p, s, moves);
 	if (n == 1)
 		return moves[0];
 	int32_t m32[CALC_MAX_MOVES];
@@ -120,7 +142,7 @@ static int mcts_move(calcplay *p, const calc_state *s, rng *r)
 			if (!t->node[node].nchild) {
 				if (t->node[node].visits < p->threshold)
 					break;
-				int k = calc_moves(&c, moves, true);
+				int k = tree_moves(p, &c, moves);
 				for (int i = 0; i < k; i++)
 					m32[i] = moves[i];
 				mcts_expand(t, node, m32, (uint32_t)k);
@@ -179,7 +201,7 @@ static double simple_value(const calcplay *p, calc_state *c, int level, rng *r, 
 	if (!c->hand && c->next < c->ncards)
 		return calc_next_card_mean(c, 0, simple_turned, &(simple_node){p, level - 1, r});
 	int moves[CALC_MAX_MOVES];
-	int n = calc_moves(c, moves, true);
+	int n = tree_moves(p, c, moves);
 	double best_v = -1;
 	for (int i = 0; i < n; i++) {
 		calc_state d = *c;
@@ -216,7 +238,7 @@ static double peek_value(calcplay *p, const calc_state *c, int level, rng *r, in
 		v /= p->width;
 	} else {
 		int moves[CALC_MAX_MOVES];
-		int n = calc_moves(c, moves, true);
+		int n = tree_moves(p, c, moves);
 		v = -1;
 		for (int i = 0; i < n; i++) {
 			calc_state d = *c;

@@ -59,6 +59,8 @@ typedef struct {
 			     * a player) */
 	bool eager;         /* mcts, simple: playouts move a card up whenever one
 			     * can go */
+	bool up_first;      /* mcts, simple: the tree lists the moves that put a
+			     * card on a foundation first (ties go to them) */
 	mcts_tree tree;
 	calcsolve solver;   /* best, set up on first use */
 	calcsolve exact_solver, all_solver;

@@ -305,6 +305,7 @@ static const struct {
 	{"threshold", POLICY(MCTS)},
 	{"peek", POLICY(MCTS) | POLICY(SIMPLE)},
 	{"eager", POLICY(MCTS) | POLICY(SIMPLE)},
+	{"up-first", POLICY(MCTS) | POLICY(SIMPLE)},
 };
 #undef POLICY
 #define NPOLICY_OPTIONS (sizeof policy_options / sizeof *policy_options)
@@ -361,6 +362,8 @@ static void option(run_opts *c, const char *name, const char *arg)
 		p->peek = true;
 	} else if (!strcmp(name, "eager")) {
 		p->eager = true;
+	} else if (!strcmp(name, "up-first")) {
+		p->up_first = true;
 	} else if (!strcmp(name, "deals")) {
 		o->deals = true;
 	}
@@ -408,6 +411,7 @@ static const struct option options[] = {
 	{"threshold", required_argument, NULL, 0},
 	{"peek", no_argument, NULL, 0},
 	{"eager", no_argument, NULL, 0},
+	{"up-first", no_argument, NULL, 0},
 	{"deals", no_argument, NULL, 0},
 	{NULL, 0, NULL, 0},
 };
@@ -451,6 +455,9 @@ const playoutgame calcrun_game = {
 		 "                        (default 5)\n"
 		 "      --eager           mcts and simple: random playouts move a card to a\n"
 		 "                        foundation whenever one can go (label :eager)\n"
+		 "      --up-first        mcts and simple: the tree lists moves that put a\n"
+		 "                        card on a foundation first, so ties go to them\n"
+		 "                        (label :upfirst)\n"
 		 "      --peek            mcts and simple: the tree and the playouts turn\n"
 		 "                        the stock in its true order (label :peek): a bound\n"
 		 "                        that sees the stock, not a player; the seed's\n"

@@ -362,6 +362,36 @@ static void test_simple_tree_waits_for_unseen_card(void)
 	calcplay_free(&simple1);
 }
 
+static void test_tie_goes_first_or_up(void)
+{
+	/* A K in hand that fits no foundation, a 2 on W1 that F1 wants, 46
+	 * cards unseen: uniformly random playouts all but never win, so with
+	 * the binary reward every move ties and a tree plays the one it lists
+	 * first: the K onto W1 (burying the 2), or with up_first the 2 up. */
+	calc_state s = hand_made((const uint8_t[4]){1, 1, 1, 1}, 'K',
+				 "AAA223334445555666677778888"
+				 "9999TTTTJJJJQQQQKKK",
+				 (const char *const[]){"2", "", "", ""});
+	for (int up = 0; up < 2; up++) {
+		calcplay tree[2] = {
+			{.kind = CALCPLAY_SIMPLE, .level = 1, .width = 2, .bad = -1, .up_first = up},
+			{.kind = CALCPLAY_MCTS, .playouts = 30, .ucb = 0.5, .threshold = 5, .bad = -1,
+			 .up_first = up},
+		};
+		int want = up ? CALC_MOVE(1, 0) : CALC_MOVE(0, 4);
+		for (int k = 0; k < 2; k++) {
+			rng r;
+			rng_stream(&r, 5, (uint64_t)k);
+			int m = calcplay_move(&tree[k], &s, &r);
+			char name[8];
+			calc_move_name(&s, m, name);
+			CHECK(m == want, "%s%s, all tied: %s", k ? "mcts" : "simple",
+			      up ? " up_first" : "", name);
+			calcplay_free(&tree[k]);
+		}
+	}
+}
+
 static void test_two_ks_eager_uncovers_ten(void)
 {
 	/* Two Ks on tops and F2 wanting one: only W4's uncovers the T that F4
@@ -898,6 +928,7 @@ static const unit_test tests[] = {
 	UNIT_TEST(unseen_order_chances),
 	UNIT_TEST(chance_node_mean_and_cut),
 	UNIT_TEST(simple_tree_waits_for_unseen_card),
+	UNIT_TEST(tie_goes_first_or_up),
 	UNIT_TEST(two_ks_eager_uncovers_ten),
 	UNIT_TEST(nine_must_wait_needs_full_search),
 	UNIT_TEST(moves_and_names),
