@@ -539,73 +539,136 @@ typedef struct {
 	unsigned before_soon, before_any, after_any, after_soon;
 } hand_needs;
 
+/* ahead_table[k][q]: the ranks (bit r for rank r) foundation k takes
+ * before it holds q cards, so the ranks it needs from n cards up to q
+ * are ahead_table[k][q] & ~ahead_table[k][n]. */
+static const uint16_t ahead_table[4][14] = {
+	{0x0000, 0x0002, 0x0006, 0x000e, 0x001e, 0x003e, 0x007e, 0x00fe, 0x01fe, 0x03fe, 0x07fe, 0x0ffe, 0x1ffe, 0x3ffe},
+	{0x0000, 0x0004, 0x0014, 0x0054, 0x0154, 0x0554, 0x1554, 0x1556, 0x155e, 0x157e, 0x15fe, 0x17fe, 0x1ffe, 0x3ffe},
+	{0x0000, 0x0008, 0x0048, 0x0248, 0x1248, 0x124c, 0x126c, 0x136c, 0x1b6c, 0x1b6e, 0x1b7e, 0x1bfe, 0x1ffe, 0x3ffe},
+	{0x0000, 0x0010, 0x0110, 0x1110, 0x1118, 0x1198, 0x1998, 0x199c, 0x19dc, 0x1ddc, 0x1dde, 0x1dfe, 0x1ffe, 0x3ffe},
+};
+
 static hand_needs needs_of(const uint8_t found[4], unsigned h)
 {
 	hand_needs n = {0, 0, 0, 0};
 	int soonest = 99;
 	for (int k = 0; k < 4; k++) {
-		unsigned m = 0;
-		for (int q = found[k]; q < 13; q++) {
-			unsigned r = calc_needs[k][q];
-			if (r != h) {
-				m |= 1u << r;
-				continue;
-			}
-			unsigned after = calc_needs[k][q + 1]; /* 0 past the K */
-			if (q - found[k] < soonest) {
-				soonest = q - found[k];
-				n.before_soon = m;
-				n.after_soon = after;
-			}
-			n.before_any |= m;
-			n.after_any |= after ? 1u << after : 0;
-			break;
+		int q = pos_table[k][h];
+		if (q < found[k])
+			continue; /* k is past H */
+		unsigned m = ahead_table[k][q] & ~ahead_table[k][found[k]];
+		unsigned after = calc_needs[k][q + 1]; /* 0 past the K */
+		if (q - found[k] < soonest) {
+			soonest = q - found[k];
+			n.before_soon = m;
+			n.after_soon = after;
 		}
+		n.before_any |= m;
+		n.after_any |= after ? 1u << after : 0;
 	}
 	return n;
 }
 
-/* The weighted rule's score of pile W of LEN cards for the hand H (higher
- * is better): the features the greedy rule judges by (the top needed
- * sooner or later than the hand, the covered cards needed sooner) and
- * those it cannot see (the top the very card a foundation takes after the
- * hand, cards the hand's own foundations need before it, how many copies
- * of the hand are still to come), each times its weight in W. */
-static float weighted_score(const float *w, ranks_v u, unsigned h, const hand_needs *hn,
-			    const uint8_t *pile, unsigned len, unsigned empties, unsigned unseen_h,
-			    float left)
+/* A pile's cards counted by rank, a nibble a rank (rank r at bits 4r; no
+ * rank has more than four copies): the weighted rule counts a pile's
+ * cards of a set of ranks with one masked sum instead of a walk down the
+ * pile, and the playout keeps the counts as cards come and go. */
+static inline uint64_t nib_of(unsigned rank)
 {
-	int uh = u[h];
+	return 1ull << (4 * rank);
+}
+
+static uint64_t pile_counts(const uint8_t *pile, unsigned len)
+{
+	uint64_t c = 0;
+	for (unsigned i = 0; i < len; i++)
+		c += nib_of(pile[i]);
+	return c;
+}
+
+/* The sum of C's nibbles under the nibble mask M (at most 52). */
+static inline unsigned nib_sum(uint64_t c, uint64_t m)
+{
+	uint64_t x = c & m;
+	x = (x & 0x0F0F0F0F0F0F0F0Full) + (x >> 4 & 0x0F0F0F0F0F0F0F0Full);
+	return (unsigned)(x * 0x0101010101010101ull >> 56);
+}
+
+/* The nibble mask of the rank bit mask B: bit r spread to bit 4r, then
+ * filled to its nibble. */
+static inline uint64_t nib_mask(unsigned b)
+{
+	uint64_t x = b & 0xFFFF;
+	x = (x | x << 24) & 0x000000FF000000FFull;
+	x = (x | x << 12) & 0x000F000F000F000Full;
+	x = (x | x << 6) & 0x0303030303030303ull;
+	x = (x | x << 3) & 0x1111111111111111ull;
+	return x * 0xF;
+}
+
+/* The nibble mask of the ranks whose urgency in U is below UH. */
+static inline uint64_t nib_sooner(ranks_v u, int uh)
+{
+	ranks_v lt = u < ((ranks_v){0} + (int8_t)uh);
+	uint64_t half[2];
+	memcpy(half, &lt, sizeof half);
+	for (int i = 0; i < 2; i++) {
+		uint64_t x = half[i] & 0x0F0F0F0F0F0F0F0Full;
+		x = (x | x >> 4) & 0x00FF00FF00FF00FFull;
+		x = (x | x >> 8) & 0x0000FFFF0000FFFFull;
+		half[i] = (x | x >> 16) & 0xFFFFFFFFull;
+	}
+	return half[0] | half[1] << 32;
+}
+
+/* One placement's view of the hand, shared by every pile it scores. */
+typedef struct {
+	hand_needs n;
+	uint64_t sooner, own, any; /* nibble masks: urgency below the hand's;
+				      before_soon; before_any */
+	int uh;
+} hand_view;
+
+static hand_view view_of(ranks_v u, const uint8_t found[4], unsigned h)
+{
+	hand_view v = {.n = needs_of(found, h), .uh = u[h]};
+	v.sooner = nib_sooner(u, v.uh);
+	v.own = nib_mask(v.n.before_soon);
+	v.any = nib_mask(v.n.before_any);
+	return v;
+}
+
+/* The weighted score of the hand H on a pile of LEN cards, COUNTS by rank. */
+static float weighted_score(const float *w, ranks_v u, unsigned h, const hand_view *hv,
+			    const uint8_t *pile, unsigned len, uint64_t counts, unsigned empties,
+			    unsigned unseen_h, float left)
+{
+	int uh = hv->uh;
 	if (!len)
 		return w[0] + w[1] * (float)uh / 12 + w[2] * (float)(h == 13) +
 		       w[3] * (float)(empties - 1) + w[17] * left;
-	unsigned t = pile[len - 1];
-	int ut = u[t], cnt = 0, newly = 0, b = -1, own = 0, any = 0;
+	unsigned t = pile[len - 1], newly = 0;
+	int ut = u[t];
+	/* Newly blocked: the cards needed sooner that no card above them
+	 * blocks already, which are the run of them at the top. */
+	while (newly < len && u[pile[len - 1 - newly]] < uh)
+		newly++;
+	unsigned cnt = nib_sum(counts, hv->sooner), own = nib_sum(counts, hv->own),
+		 any = nib_sum(counts, hv->any);
 	float v = ut >= uh ? w[4] + w[5] * (float)(ut - uh) / 12
 			   : w[6] + w[7] * (float)(uh - ut) / 12 + w[18] * (float)unseen_h / 3;
-	for (int i = (int)len - 1; i >= 0; i--) {
-		unsigned r = pile[i];
-		int ui = u[r];
-		cnt += ui < uh;
-		newly += ui < uh && b < uh;
-		b = ui > b ? ui : b;
-		own += hn->before_soon >> r & 1;
-		any += hn->before_any >> r & 1;
-	}
 	return v + w[8] * (float)cnt / 5 + w[9] * (float)newly / 5 + w[10] * (float)(t == h) +
-	       w[11] * (float)len / 10 + w[12] * (float)(hn->after_any >> t & 1) +
+	       w[11] * (float)len / 10 + w[12] * (float)(hv->n.after_any >> t & 1) +
 	       w[13] * (float)(t == 13) + w[14] * (float)own + w[15] * (float)any / 5 +
-	       w[16] * (float)(t == hn->after_soon);
+	       w[16] * (float)(t == hv->n.after_soon);
 }
 
-/* The weighted rule's pile for HAND: the best score, the first on ties,
- * empty piles after the first left out (they are alike). UNSEEN counts
- * the face-down cards by rank, LEFT is how many there are. */
 static unsigned weighted_pile(const float *w, ranks_v u, const uint8_t found[4], unsigned hand,
-			      const uint8_t (*pile)[52], const uint8_t *len, unsigned np,
-			      const uint8_t *unseen, unsigned left)
+			      const uint8_t (*pile)[52], const uint8_t *len, const uint64_t *counts,
+			      unsigned np, const uint8_t *unseen, unsigned left)
 {
-	hand_needs hn = needs_of(found, hand);
+	hand_view hv = view_of(u, found, hand);
 	unsigned empties = 0, best = 0;
 	for (unsigned i = 0; i < np; i++)
 		empties += !len[i];
@@ -617,7 +680,8 @@ static unsigned weighted_pile(const float *w, ranks_v u, const uint8_t found[4],
 				continue;
 			empty_seen = true;
 		}
-		float v = weighted_score(w, u, hand, &hn, pile[i], len[i], empties, unseen[hand], fleft);
+		float v = weighted_score(w, u, hand, &hv, pile[i], len[i], counts[i], empties,
+					 unseen[hand], fleft);
 		if (v > best_v) {
 			best_v = v;
 			best = i;
@@ -634,11 +698,14 @@ int calc_weighted_move(const calc_state *s)
 	uint8_t unseen[14] = {0};
 	for (int j = s->next; j < s->ncards; j++)
 		unseen[s->stock[j]]++;
+	uint64_t counts[4];
+	for (int i = 0; i < s->npiles; i++)
+		counts[i] = pile_counts(s->pile[i], s->len[i]);
 	ranks_v dist[4];
 	dist_start(s->found, dist);
 	return CALC_MOVE(0, 4 + (int)weighted_pile(calc_weights, dist_urgency(dist), s->found,
-						 s->hand, s->pile, s->len, s->npiles, unseen,
-						 (unsigned)(s->ncards - s->next)));
+						 s->hand, s->pile, s->len, counts, s->npiles,
+						 unseen, (unsigned)(s->ncards - s->next)));
 }
 
 void calc_weighted_playout(calc_state *s)
@@ -657,9 +724,12 @@ static inline __attribute__((always_inline)) void rule_playout(calc_state *s,
 	calc_turn(s);
 	foundations f;
 	uint8_t len[4], unseen[14] = {0};
+	uint64_t counts[4] = {0};
 	unsigned np = s->npiles, hand = s->hand, next = s->next, steps = s->steps;
 	for (unsigned j = next; weights && j < s->ncards; j++)
 		unseen[s->stock[j]]++;
+	for (unsigned i = 0; weights && i < np; i++)
+		counts[i] = pile_counts(s->pile[i], s->len[i]);
 	ranks_v dist[4], u;
 	memcpy(len, s->len, 4);
 	fnd_start(&f, s);
@@ -672,6 +742,7 @@ static inline __attribute__((always_inline)) void rule_playout(calc_state *s,
 				break;
 		if (w < np) {
 			card = s->pile[w][--len[w]];
+			counts[w] -= weights ? nib_of(card) : 0;
 		} else if (!hand) {
 			break;
 		} else if (f.count[hand]) {
@@ -679,9 +750,10 @@ static inline __attribute__((always_inline)) void rule_playout(calc_state *s,
 			hand = next < s->ncards ? s->stock[next++] : 0;
 			unseen[hand]--; /* unseen[0] is scratch */
 		} else {
-			w = weights ? weighted_pile(weights, u, f.found, hand, s->pile, len, np, unseen,
-						    s->ncards - next)
+			w = weights ? weighted_pile(weights, u, f.found, hand, s->pile, len, counts,
+						    np, unseen, s->ncards - next)
 				    : greedy_pile(u, hand, s->pile, len, np);
+			counts[w] += weights ? nib_of(hand) : 0;
 			s->pile[w][len[w]++] = (uint8_t)hand;
 			hand = next < s->ncards ? s->stock[next++] : 0;
 			unseen[hand]--;
