@@ -6,7 +6,7 @@
 # the same seeded deals; and success.png, success against playouts with and
 # without --peek, with intervals.
 #
-#   pipelines/calc-success.sh [--full] [--peek] [--uniform] [--games N]
+#   pipelines/calc-success.sh [--full] [--peek] [--uniform] [--up-first] [--games N]
 #       [--seed S] [--playouts "1000 10000"] [--trees "4x20 5x20"]
 #       [--badmax "0 0.05 0.1"] [--badmax-playouts P] [--tree-reward B]
 #       [-j JOBS] [-o DIR]
@@ -17,7 +17,9 @@
 # their playouts are eager (--eager: a card goes up whenever one can).
 # Uniformly random playouts, as the seed's text shows them, almost never
 # win, and with them the seed's figures are out of reach; --uniform runs
-# them all the same. --peek prints the trees and B for players that see the
+# them all the same. --up-first gives every tree the option of that name
+# (ties go to moves that put a card up; the seed's text does not show its
+# order). --peek prints the trees and B for players that see the
 # stock's order (a bound, not a player). The mcts series is always run both
 # ways, for the plot. The default is a quick look (20 deals a setting,
 # about 3 minutes of CPU); --full runs the seed's settings, 100 deals each
@@ -31,13 +33,14 @@
 set -euo pipefail
 . "$(dirname "$(readlink -f "$0")")/common.sh"
 
-games=20 seed=1 peek=0 eager=--eager full=0 playouts= trees= badmax= bplayouts=10000
+games=20 seed=1 peek=0 eager=--eager upfirst= full=0 playouts= trees= badmax= bplayouts=10000
 tree_reward=0.05 jobs=$(nproc) out=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--full) full=1; shift ;;
 	--peek) peek=1; shift ;;
 	--uniform) eager=; shift ;;
+	--up-first) upfirst=--up-first; shift ;;
 	--badmax-playouts) yomi_need "$@"; bplayouts=$2; shift 2 ;;
 	--games) yomi_need "$@"; games=$2; shift 2 ;;
 	--seed) yomi_need "$@"; seed=$2; shift 2 ;;
@@ -72,6 +75,7 @@ yomi_workdir "$out"
 mode=hidden kind=uniform
 [ "$peek" = 1 ] && mode=peek
 [ -n "$eager" ] && kind=eager
+ties=; [ -n "$upfirst" ] && ties=", moves up first"
 peek_flag=; [ "$peek" = 1 ] && peek_flag=--peek
 
 # The seed's figures (successes of 100 deals unless /N), by setting.
@@ -112,7 +116,7 @@ for t in $trees; do yomi_positive calc-success.sh "deals of tree:${t%%:*}" "$(de
 	for p in $playouts; do
 		for m in peek hidden; do
 			flag=; [ $m = peek ] && flag=--peek
-			row "mcts:${p%%:*}" "$(deals "$p")" --policy mcts --playouts "${p%%:*}" $eager $flag |
+			row "mcts:${p%%:*}" "$(deals "$p")" --policy mcts --playouts "${p%%:*}" $eager $upfirst $flag |
 				sed "s/^mcts:/$m,/"
 		done
 	done
@@ -122,14 +126,14 @@ for t in $trees; do yomi_positive calc-success.sh "deals of tree:${t%%:*}" "$(de
 	for t in $trees; do
 		lw=${t%%:*}
 		row "tree:$lw" "$(deals "$t")" --policy simple --level "${lw%x*}" --width "${lw#*x}" \
-			--reward "rest:$tree_reward" $eager $peek_flag | sed 's/^tree:\([0-9]*\)x/\1,/'
+			--reward "rest:$tree_reward" $eager $upfirst $peek_flag | sed 's/^tree:\([0-9]*\)x/\1,/'
 	done
 } > "$out/trees.csv"
 {
 	echo "badmax,seed,$head_row"
 	for b in $badmax; do
 		reward=binary; [ "$b" = 0 ] || reward=rest:$b
-		row "bad:$b" "$games" --policy mcts --playouts "$bplayouts" --reward "$reward" $eager \
+		row "bad:$b" "$games" --policy mcts --playouts "$bplayouts" --reward "$reward" $eager $upfirst \
 			$peek_flag |
 			sed 's/^bad://'
 	done
@@ -142,7 +146,7 @@ if ! gnuplot 2> "$out/gnuplot.log" <<EOF
 set terminal png size 720,480
 set output "$out/success.png"
 set datafile separator ","
-set title "Calculation: mcts, binary reward, $kind playouts, UCB 0.5, threshold 5; 95% intervals"
+set title "Calculation: mcts, binary reward, $kind playouts$ties, UCB 0.5, threshold 5; 95% intervals"
 set xlabel "playouts per move"
 set ylabel "success rate"
 set logscale x
@@ -158,11 +162,11 @@ then
 	exit 1
 fi
 rm -f "$out/peek.dat" "$out/hidden.dat" "$out/gnuplot.log"
-echo "success against playouts per move (mcts, binary reward, $kind playouts), peek and hidden:"
+echo "success against playouts per move (mcts, binary reward, $kind playouts$ties), peek and hidden:"
 cat "$out/playouts.csv"
 echo
-echo "success against level and width (simple tree, rest:$tree_reward, $kind playouts, $mode):"
+echo "success against level and width (simple tree, rest:$tree_reward, $kind playouts$ties, $mode):"
 cat "$out/trees.csv"
 echo
-echo "success against the shaped reward's B (mcts, $bplayouts playouts, $kind, $mode; 0 is binary):"
+echo "success against the shaped reward's B (mcts, $bplayouts playouts, $kind$ties, $mode; 0 is binary):"
 cat "$out/badmax.csv"

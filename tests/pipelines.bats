@@ -526,6 +526,15 @@ mcts:50,1,0.6666666666666666,"
 	assert_equal "$(grep '^1,2,' ch/trees.csv)" "1,2,-,$(tail -1 <<<"$output")"
 	run bash -c "playout -g calc -n 2 --policy mcts --playouts 1000 | summarize count rate:success=1 mean:rest"
 	assert_equal "$(grep '^hidden,1000,' ch/playouts.csv)" "hidden,1000,17,$(tail -1 <<<"$output")"
+	# --up-first: every tree lists moves up first, and the headings say so.
+	run "$TOP/pipelines/calc-success.sh" --up-first --games 2 --playouts 300 --trees 1x2 \
+		--badmax 0 --badmax-playouts 20 -j 1 -o cu
+	assert_success
+	assert_line "success against playouts per move (mcts, binary reward, eager playouts, moves up first), peek and hidden:"
+	assert_line "success against level and width (simple tree, rest:0.05, eager playouts, moves up first, hidden):"
+	assert_line "success against the shaped reward's B (mcts, 20 playouts, eager, moves up first, hidden; 0 is binary):"
+	run bash -c "playout -g calc -n 2 --policy mcts --playouts 300 --eager --up-first | summarize count rate:success=1 mean:rest"
+	assert_equal "$(grep '^hidden,300,' cu/playouts.csv)" "hidden,300,-,$(tail -1 <<<"$output")"
 	run "$TOP/pipelines/calc-success.sh" --trees 2x2:0 -o cz
 	assert_failure 2
 	assert_output "calc-success.sh: deals of tree:2x2 wants a positive number"
