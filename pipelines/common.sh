@@ -143,6 +143,20 @@ yomi_board() {
 	playout --show -n 1 "$@" | awk '/^[1-8] / && n < 8 { n++; print }'
 }
 
+# Writes to stdout gnuplot commands for the board's frame: squares 0-7
+# each way, a at x 0 and rank 8 at y 0, named as players name them, on a
+# background of COLOUR.
+yomi_board_axes() {
+	cat <<EOF
+set xrange [-0.5:7.5]
+set yrange [7.5:-0.5]
+set xtics ("a" 0, "b" 1, "c" 2, "d" 3, "e" 4, "f" 5, "g" 6, "h" 7)
+set ytics ("8" 0, "7" 1, "6" 2, "5" 3, "4" 4, "3" 5, "2" 6, "1" 7)
+set size square
+set object rectangle from -0.5,-0.5 to 7.5,7.5 behind fc rgb "$1" fs solid
+EOF
+}
+
 # Writes to stdout gnuplot commands that draw the board in BOARD (as
 # yomi_board writes it) on a plot with a at x 0 and rank 8 at y 0: the
 # discs, a dot on each legal move, every square named. The squares named

@@ -52,12 +52,7 @@ if ! gnuplot > "$out/gnuplot.log" 2>&1 <<EOF || [ -s "$out/gnuplot.log" ]; then
 set terminal png size 560,560
 set output "$png"
 set title "$where: $side to move (black $nx, white $no)"
-set xrange [-0.5:7.5]
-set yrange [7.5:-0.5]
-set xtics ("a" 0, "b" 1, "c" 2, "d" 3, "e" 4, "f" 5, "g" 6, "h" 7)
-set ytics ("8" 0, "7" 1, "6" 2, "5" 3, "4" 4, "3" 5, "2" 6, "1" 7)
-set size square
-set object rectangle from -0.5,-0.5 to 7.5,7.5 behind fc rgb "#2e8b57" fs solid
+$(yomi_board_axes "#2e8b57")
 do for [i = 0:8] {
 	set arrow from i - 0.5, -0.5 to i - 0.5, 7.5 nohead front lc rgb "black"
 	set arrow from -0.5, i - 0.5 to 7.5, i - 0.5 nohead front lc rgb "black"

@@ -97,12 +97,7 @@ if ! gnuplot > "$out/gnuplot.log" 2>&1 <<EOF || [ -s "$out/gnuplot.log" ]; then
 set terminal png size 640,640
 set output "$out/first-move.png"
 set title "Win rate of $side by move, $where ($games random games)"
-set xrange [-0.5:7.5]
-set yrange [7.5:-0.5]
-set xtics ("a" 0, "b" 1, "c" 2, "d" 3, "e" 4, "f" 5, "g" 6, "h" 7)
-set ytics ("8" 0, "7" 1, "6" 2, "5" 3, "4" 4, "3" 5, "2" 6, "1" 7)
-set size square
-set object rectangle from -0.5,-0.5 to 7.5,7.5 behind fc rgb "#d9ead3" fs solid
+$(yomi_board_axes "#d9ead3")
 set palette defined (0 "#b2182b", 0.5 "#f7f7f7", 1 "#2166ac")
 load "$out/heatmap.gp"
 set cblabel sprintf("win rate of $side (white: its mean, %.4f)", mean)
