@@ -670,7 +670,7 @@ success, 0 cards left"
 	assert_success
 	run playout --peek
 	assert_failure 2
-	assert_line --index 0 "playout: --policy, --variant, --playouts, --reward, --level, --width, --endgame, --samples, --exact, --exact-all, --hold, --peek, --eager, --up-first and --deals are for --game calc"
+	assert_line --index 0 "playout: --policy, --variant, --playouts, --reward, --level, --width, --endgame, --samples, --exact, --exact-all, --hold, --peek, --eager, --up-first, --binary-ends and --deals are for --game calc"
 }
 
 @test "calc: --eager playouts put cards up first, say so, and give a binary reward a signal" {
@@ -708,6 +708,25 @@ success, 0 cards left"
 		run playout -g calc --policy $p --up-first
 		assert_failure 2
 		assert_line --index 0 "playout: --up-first is for --policy mcts and simple, not $p"
+	done
+}
+
+@test "calc: --binary-ends scores a game over inside simple's tree 1 or 0, says so, and only there" {
+	# Seeded deal 28, level 3: near the end lines finish inside the tree;
+	# scored 1 or 0, as the seed's tree scored them, the losing ones tie
+	# and the tree leaves a card more than by the shaped reward.
+	run playout -g calc --first-game 28 --policy simple --level 3 --width 2 --reward rest:0.5 --eager
+	assert_output "game,seed,variant,policy,success,rest,steps
+28,1,standard,simple:3x2:eager,0,8,84"
+	run playout -g calc --first-game 28 --policy simple --level 3 --width 2 --reward rest:0.5 --eager --binary-ends
+	assert_output "game,seed,variant,policy,success,rest,steps
+28,1,standard,simple:3x2:eager:binends,0,9,83"
+	run bash -c "playout -g calc -n 1 --policy simple --level 1 --width 1 --binary-ends --up-first --peek | cut -d, -f4 | tail -1"
+	assert_output "simple:1x1:upfirst:binends:peek"
+	for p in random greedy weighted mcts best clairvoyant; do
+		run playout -g calc --policy $p --binary-ends
+		assert_failure 2
+		assert_line --index 0 "playout: --binary-ends is for --policy simple, not $p"
 	done
 }
 
@@ -768,18 +787,18 @@ success, 0 cards left"
 	assert_line --index 0 "playout: --black, --white, --per-move, --perft, --hash, --solve, --solve-all, --max-empties, --both-sides and --notation are for --game othello"
 	run playout --policy greedy
 	assert_failure 2
-	assert_line --index 0 "playout: --policy, --variant, --playouts, --reward, --level, --width, --endgame, --samples, --exact, --exact-all, --hold, --peek, --eager, --up-first and --deals are for --game calc"
+	assert_line --index 0 "playout: --policy, --variant, --playouts, --reward, --level, --width, --endgame, --samples, --exact, --exact-all, --hold, --peek, --eager, --up-first, --binary-ends and --deals are for --game calc"
 	run playout --samples 5
 	assert_failure 2
 	run playout --exact 5
 	assert_failure 2
-	assert_line --index 0 "playout: --policy, --variant, --playouts, --reward, --level, --width, --endgame, --samples, --exact, --exact-all, --hold, --peek, --eager, --up-first and --deals are for --game calc"
+	assert_line --index 0 "playout: --policy, --variant, --playouts, --reward, --level, --width, --endgame, --samples, --exact, --exact-all, --hold, --peek, --eager, --up-first, --binary-ends and --deals are for --game calc"
 	run playout --exact-all 5
 	assert_failure 2
-	assert_line --index 0 "playout: --policy, --variant, --playouts, --reward, --level, --width, --endgame, --samples, --exact, --exact-all, --hold, --peek, --eager, --up-first and --deals are for --game calc"
+	assert_line --index 0 "playout: --policy, --variant, --playouts, --reward, --level, --width, --endgame, --samples, --exact, --exact-all, --hold, --peek, --eager, --up-first, --binary-ends and --deals are for --game calc"
 	run playout --hold 5
 	assert_failure 2
-	assert_line --index 0 "playout: --policy, --variant, --playouts, --reward, --level, --width, --endgame, --samples, --exact, --exact-all, --hold, --peek, --eager, --up-first and --deals are for --game calc"
+	assert_line --index 0 "playout: --policy, --variant, --playouts, --reward, --level, --width, --endgame, --samples, --exact, --exact-all, --hold, --peek, --eager, --up-first, --binary-ends and --deals are for --game calc"
 }
 
 @test "a seed of 2^64-1 is written unsigned, for both games" {

@@ -23,9 +23,9 @@ void calcplay_name(const calcplay *p, char *buf, size_t size)
 			 p->hold, p->exact, p->exact_all);
 		break;
 	case CALCPLAY_SIMPLE:
-		snprintf(buf, size, "simple:%dx%d%s%s%s", p->level, p->width,
+		snprintf(buf, size, "simple:%dx%d%s%s%s%s", p->level, p->width,
 			 p->eager ? ":eager" : "", p->up_first ? ":upfirst" : "",
-			 p->peek ? ":peek" : "");
+			 p->binary_ends ? ":binends" : "", p->peek ? ":peek" : "");
 		break;
 	case CALCPLAY_CLAIRVOYANT: snprintf(buf, size, "clairvoyant:%d", p->level); break;
 	default: snprintf(buf, size, "%s", calcplay_policies[p->kind]); break;
@@ -171,6 +171,16 @@ static int mcts_move(calcplay *p, const calc_state *s, rng *r)
 
 static double simple_value(const calcplay *p, calc_state *c, int level, rng *r, int *best);
 
+/* The value simple gives a finished game LEVEL plies above the leaves: its
+ * reward, or with binary_ends (as the seed's simpletree) 1 or 0 above the
+ * leaves, where the leaves' playouts still score it by the reward. */
+static double simple_over(const calcplay *p, const calc_state *c, int level)
+{
+	if (p->binary_ends && level > 0)
+		return calc_success(c) ? 1.0 : 0.0;
+	return calcplay_reward(c, p->bad);
+}
+
 /* simple_value below a chance node. */
 typedef struct {
 	const calcplay *p;
@@ -191,7 +201,7 @@ static double simple_turned(void *ctx, calc_state *d, double alpha)
 static double simple_value(const calcplay *p, calc_state *c, int level, rng *r, int *best)
 {
 	if (calc_over(c))
-		return calcplay_reward(c, p->bad);
+		return simple_over(p, c, level);
 	if (!level) {
 		double sum = 0;
 		for (int i = 0; i < p->width; i++)
@@ -224,7 +234,7 @@ static double simple_value(const calcplay *p, calc_state *c, int level, rng *r, 
 static double peek_value(calcplay *p, const calc_state *c, int level, rng *r, int *best)
 {
 	if (calc_over(c))
-		return calcplay_reward(c, p->bad);
+		return simple_over(p, c, level);
 	uint64_t key = rng_mix64(calcsolve_hash(c) + (uint64_t)level);
 	double v = 0;
 	if (!best && calcsolve_memo_get(&p->memo, key, &v))

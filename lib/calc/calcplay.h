@@ -61,6 +61,8 @@ typedef struct {
 			     * can go */
 	bool up_first;      /* mcts, simple: the tree lists the moves that put a
 			     * card on a foundation first (ties go to them) */
+	bool binary_ends;   /* simple: a game over inside the tree scores 1 or 0,
+			     * not the shaped reward (the seed's simpletree) */
 	mcts_tree tree;
 	calcsolve solver;   /* best, set up on first use */
 	calcsolve exact_solver, all_solver;

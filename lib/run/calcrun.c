@@ -306,6 +306,7 @@ static const struct {
 	{"peek", POLICY(MCTS) | POLICY(SIMPLE)},
 	{"eager", POLICY(MCTS) | POLICY(SIMPLE)},
 	{"up-first", POLICY(MCTS) | POLICY(SIMPLE)},
+	{"binary-ends", POLICY(SIMPLE)},
 };
 #undef POLICY
 #define NPOLICY_OPTIONS (sizeof policy_options / sizeof *policy_options)
@@ -364,6 +365,8 @@ static void option(run_opts *c, const char *name, const char *arg)
 		p->eager = true;
 	} else if (!strcmp(name, "up-first")) {
 		p->up_first = true;
+	} else if (!strcmp(name, "binary-ends")) {
+		p->binary_ends = true;
 	} else if (!strcmp(name, "deals")) {
 		o->deals = true;
 	}
@@ -412,6 +415,7 @@ static const struct option options[] = {
 	{"peek", no_argument, NULL, 0},
 	{"eager", no_argument, NULL, 0},
 	{"up-first", no_argument, NULL, 0},
+	{"binary-ends", no_argument, NULL, 0},
 	{"deals", no_argument, NULL, 0},
 	{NULL, 0, NULL, 0},
 };
@@ -458,6 +462,9 @@ const playoutgame calcrun_game = {
 		 "      --up-first        mcts and simple: the tree lists moves that put a\n"
 		 "                        card on a foundation first, so ties go to them\n"
 		 "                        (label :upfirst)\n"
+		 "      --binary-ends     simple: a game that ends inside the tree scores 1\n"
+		 "                        or 0, as the seed's tree, not by --reward (label\n"
+		 "                        :binends)\n"
 		 "      --peek            mcts and simple: the tree and the playouts turn\n"
 		 "                        the stock in its true order (label :peek): a bound\n"
 		 "                        that sees the stock, not a player; the seed's\n"
