@@ -14,7 +14,9 @@
 # By default the players play as the seed's did: they do not see the order
 # of the stock (the seed's Java drew each turned card at random from those
 # left, in its playouts as in the game), with UCB 0.5 and threshold 5, and
-# their playouts are eager (--eager: a card goes up whenever one can).
+# their playouts are eager (--eager: a card goes up whenever one can); the
+# trees score a game that ends inside them 1 or 0 (--binary-ends), as the
+# seed's did.
 # Uniformly random playouts, as the seed's text shows them, almost never
 # win, and with them the seed's figures are out of reach; --uniform runs
 # them all the same. --up-first gives every tree the option of that name
@@ -126,7 +128,7 @@ for t in $trees; do yomi_positive calc-success.sh "deals of tree:${t%%:*}" "$(de
 	for t in $trees; do
 		lw=${t%%:*}
 		row "tree:$lw" "$(deals "$t")" --policy simple --level "${lw%x*}" --width "${lw#*x}" \
-			--reward "rest:$tree_reward" $eager $upfirst $peek_flag | sed 's/^tree:\([0-9]*\)x/\1,/'
+			--reward "rest:$tree_reward" --binary-ends $eager $upfirst $peek_flag | sed 's/^tree:\([0-9]*\)x/\1,/'
 	done
 } > "$out/trees.csv"
 {
@@ -165,7 +167,7 @@ rm -f "$out/peek.dat" "$out/hidden.dat" "$out/gnuplot.log"
 echo "success against playouts per move (mcts, binary reward, $kind playouts$ties), peek and hidden:"
 cat "$out/playouts.csv"
 echo
-echo "success against level and width (simple tree, rest:$tree_reward, $kind playouts$ties, $mode):"
+echo "success against level and width (simple tree, rest:$tree_reward, ends 1 or 0, $kind playouts$ties, $mode):"
 cat "$out/trees.csv"
 echo
 echo "success against the shaped reward's B (mcts, $bplayouts playouts, $kind$ties, $mode; 0 is binary):"
