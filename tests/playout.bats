@@ -567,6 +567,11 @@ success, 0 cards left"
 	assert_output "simple:2x3"
 	run bash -c "playout -g calc -n 1 --policy best | cut -d, -f4 | tail -1"
 	assert_output "best:128/20x32/12/8/6"
+	# Three piles take more rollouts by default; an explicit count stands.
+	run bash -c "playout -g calc -n 1 --policy best --variant three-piles | cut -d, -f4 | tail -1"
+	assert_output "best:256/20x32/12/8/6"
+	run bash -c "playout -g calc -n 1 --policy best --variant three-piles --playouts 2 --endgame 0 --exact 0 --exact-all 0 --hold 0 | cut -d, -f4 | tail -1"
+	assert_output "best:2/0x32/0/0/0"
 	# Rest is never 1.
 	run bash -c "playout -g calc -n 3000 --policy greedy -q | awk -F, 'NR > 1 && \$6 == 1' | wc -l"
 	assert_output "0"

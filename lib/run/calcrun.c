@@ -375,8 +375,11 @@ static void option(run_opts *c, const char *name, const char *arg)
 static int run(run_opts *c)
 {
 	calcrun_opts *o = (calcrun_opts *)c;
+	/* Best's rollouts per leaf, not playouts per move. With three piles a
+	 * game costs about half as much, and the time left buys rollouts, whose
+	 * noise costs that variant many more deals (tests/bench/NOTES.md). */
 	if (o->player.kind == CALCPLAY_BEST && !o->playouts_set)
-		o->player.playouts = 128; /* rollouts per leaf, not playouts per move */
+		o->player.playouts = o->variant & CALC_THREE ? 256 : 128;
 	check_policy_options(o);
 	calcplay_name(&o->player, o->policy_name, sizeof o->policy_name);
 	deals ds = {.cols.label = "deal"};
@@ -436,7 +439,8 @@ const playoutgame calcrun_game = {
 		 "      --deals           add each game's deck (column deck, top first), which\n"
 		 "                        playout -g calc reads back to replay the deal\n"
 		 "      --playouts N      mcts: playouts per move (default 10000); best:\n"
-		 "                        rollouts per leaf of its two-ply search (default 128)\n"
+		 "                        rollouts per leaf of its two-ply search (default 128,\n"
+		 "                        256 with three-piles)\n"
 		 "      --endgame E       best: from E cards unseen on (default 20; 0: never),\n"
 		 "                        choose among the moves by solving sampled orders\n"
 		 "      --samples K       best: orders sampled per move there (default 32)\n"
