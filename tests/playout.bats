@@ -567,10 +567,13 @@ success, 0 cards left"
 	assert_output "simple:2x3"
 	run bash -c "playout -g calc -n 1 --policy best | cut -d, -f4 | tail -1"
 	assert_output "best:128/20x32/12/8/6"
-	# Three piles take more rollouts by default; an explicit count stands.
+	# Three piles take more rollouts and a round more by default; an
+	# explicit count stands.
 	run bash -c "playout -g calc -n 1 --policy best --variant three-piles | cut -d, -f4 | tail -1"
-	assert_output "best:256/20x32/12/8/6"
+	assert_output "best:256+1/20x32/12/8/6"
 	run bash -c "playout -g calc -n 1 --policy best --variant three-piles --playouts 2 --endgame 0 --exact 0 --exact-all 0 --hold 0 | cut -d, -f4 | tail -1"
+	assert_output "best:2+1/0x32/0/0/0"
+	run bash -c "playout -g calc -n 1 --policy best --variant three-piles --playouts 2 --rounds 0 --endgame 0 --exact 0 --exact-all 0 --hold 0 | cut -d, -f4 | tail -1"
 	assert_output "best:2/0x32/0/0/0"
 	# Rest is never 1.
 	run bash -c "playout -g calc -n 3000 --policy greedy -q | awk -F, 'NR > 1 && \$6 == 1' | wc -l"
@@ -608,7 +611,7 @@ success, 0 cards left"
 1,1,standard,clairvoyant:3,1,0,83"
 }
 
-@test "calc: best's endgame searches (holds, sampled orders, exact chances, every move) change its play" {
+@test "calc: best's searches (holds, sampled orders, exact chances, every move, rounds) change its play" {
 	best="playout -g calc --seed 7 --policy best --playouts 8 --samples 8 -q -n 1"
 	# Deal 133 is won only when a card that fits a foundation may wait (--hold).
 	run $best --first-game 133
@@ -639,6 +642,15 @@ success, 0 cards left"
 	run $best --first-game 6 --hold 0 --endgame 0 --exact 0 --exact-all 0
 	assert_output "game,seed,variant,policy,success,rest,steps
 6,7,standard,best:8/0x8/0/0/0,0,11,66"
+	# Three-piles deal 12 of seed 1 is won by the rollouts alone only when
+	# the close moves are valued again (--rounds).
+	rollouts="playout -g calc --policy best --variant three-piles --playouts 8 --endgame 0 --exact 0 --exact-all 0 --hold 0 --first-game 12"
+	run $rollouts --rounds 3
+	assert_output "game,seed,variant,policy,success,rest,steps
+12,1,three-piles,best:8+3/0x32/0/0/0,1,0,76"
+	run $rollouts --rounds 0
+	assert_output "game,seed,variant,policy,success,rest,steps
+12,1,three-piles,best:8/0x32/0/0/0,0,27,53"
 }
 
 @test "calc: --peek turns the true stock in mcts and simple, says so, and only there" {
@@ -658,24 +670,25 @@ success, 0 cards left"
 		assert_failure 2
 		assert_line --index 0 "playout: --peek is for --policy mcts and simple, not $p"
 	done
-	# Every player option is refused by the policies it does not apply to.
-	run playout -g calc --policy mcts --level 3
-	assert_failure 2
-	assert_line --index 0 "playout: --level is for --policy simple and clairvoyant, not mcts"
-	run playout -g calc --policy greedy --playouts 5
-	assert_failure 2
-	assert_line --index 0 "playout: --playouts is for --policy mcts and best, not greedy"
-	run playout -g calc --policy simple --ucb 1
-	assert_failure 2
-	assert_line --index 0 "playout: --ucb is for --policy mcts, not simple"
-	run playout -g calc --policy random --hold 3
-	assert_failure 2
-	assert_line --index 0 "playout: --hold is for --policy best, not random"
+	# Every player option is refused by the policies it does not apply to,
+	# and a count out of range by best: policy|option|message.
+	while IFS='|' read -r pol opt msg; do
+		run playout -g calc --policy "$pol" $opt </dev/null
+		assert_failure 2
+		assert_line --index 0 "playout: $msg"
+	done <<-'EOF'
+	mcts|--level 3|--level is for --policy simple and clairvoyant, not mcts
+	greedy|--playouts 5|--playouts is for --policy mcts and best, not greedy
+	simple|--ucb 1|--ucb is for --policy mcts, not simple
+	random|--hold 3|--hold is for --policy best, not random
+	mcts|--rounds 2|--rounds is for --policy best, not mcts
+	best|--rounds 17|invalid --rounds '17': expected an integer from 0 to 16
+	EOF
 	run playout -g calc --policy clairvoyant --level 1 -n 1 -q
 	assert_success
 	run playout --peek
 	assert_failure 2
-	assert_line --index 0 "playout: --policy, --variant, --playouts, --reward, --level, --width, --endgame, --samples, --exact, --exact-all, --hold, --peek, --eager, --up-first, --binary-ends and --deals are for --game calc"
+	assert_line --index 0 "playout: --policy, --variant, --playouts, --reward, --level, --width, --endgame, --samples, --exact, --exact-all, --hold, --rounds, --peek, --eager, --up-first, --binary-ends and --deals are for --game calc"
 }
 
 @test "calc: --eager playouts put cards up first, say so, and give a binary reward a signal" {
@@ -792,18 +805,18 @@ success, 0 cards left"
 	assert_line --index 0 "playout: --black, --white, --per-move, --perft, --hash, --solve, --solve-all, --max-empties, --both-sides and --notation are for --game othello"
 	run playout --policy greedy
 	assert_failure 2
-	assert_line --index 0 "playout: --policy, --variant, --playouts, --reward, --level, --width, --endgame, --samples, --exact, --exact-all, --hold, --peek, --eager, --up-first, --binary-ends and --deals are for --game calc"
+	assert_line --index 0 "playout: --policy, --variant, --playouts, --reward, --level, --width, --endgame, --samples, --exact, --exact-all, --hold, --rounds, --peek, --eager, --up-first, --binary-ends and --deals are for --game calc"
 	run playout --samples 5
 	assert_failure 2
 	run playout --exact 5
 	assert_failure 2
-	assert_line --index 0 "playout: --policy, --variant, --playouts, --reward, --level, --width, --endgame, --samples, --exact, --exact-all, --hold, --peek, --eager, --up-first, --binary-ends and --deals are for --game calc"
+	assert_line --index 0 "playout: --policy, --variant, --playouts, --reward, --level, --width, --endgame, --samples, --exact, --exact-all, --hold, --rounds, --peek, --eager, --up-first, --binary-ends and --deals are for --game calc"
 	run playout --exact-all 5
 	assert_failure 2
-	assert_line --index 0 "playout: --policy, --variant, --playouts, --reward, --level, --width, --endgame, --samples, --exact, --exact-all, --hold, --peek, --eager, --up-first, --binary-ends and --deals are for --game calc"
+	assert_line --index 0 "playout: --policy, --variant, --playouts, --reward, --level, --width, --endgame, --samples, --exact, --exact-all, --hold, --rounds, --peek, --eager, --up-first, --binary-ends and --deals are for --game calc"
 	run playout --hold 5
 	assert_failure 2
-	assert_line --index 0 "playout: --policy, --variant, --playouts, --reward, --level, --width, --endgame, --samples, --exact, --exact-all, --hold, --peek, --eager, --up-first, --binary-ends and --deals are for --game calc"
+	assert_line --index 0 "playout: --policy, --variant, --playouts, --reward, --level, --width, --endgame, --samples, --exact, --exact-all, --hold, --rounds, --peek, --eager, --up-first, --binary-ends and --deals are for --game calc"
 }
 
 @test "a seed of 2^64-1 is written unsigned, for both games" {

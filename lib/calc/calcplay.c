@@ -19,8 +19,12 @@ void calcplay_name(const calcplay *p, char *buf, size_t size)
 			 p->up_first ? ":upfirst" : "", p->peek ? ":peek" : "");
 		break;
 	case CALCPLAY_BEST:
-		snprintf(buf, size, "best:%u/%dx%u/%d/%d/%d", p->playouts, p->endgame, p->samples,
-			 p->hold, p->exact, p->exact_all);
+		if (p->rounds)
+			snprintf(buf, size, "best:%u+%d/%dx%u/%d/%d/%d", p->playouts, p->rounds,
+				 p->endgame, p->samples, p->hold, p->exact, p->exact_all);
+		else
+			snprintf(buf, size, "best:%u/%dx%u/%d/%d/%d", p->playouts, p->endgame,
+				 p->samples, p->hold, p->exact, p->exact_all);
 		break;
 	case CALCPLAY_SIMPLE:
 		snprintf(buf, size, "simple:%dx%d%s%s%s%s", p->level, p->width,
@@ -487,6 +491,64 @@ static int exact_filter(calcsolve *sv, bool exact, const calc_state *s, int *mov
 	return kept;
 }
 
+/* The rollout value of S after MOVE, one of N candidates, on the
+ * reshuffles KEY draws: a hand placement by chance_value, another choice
+ * (between foundations) by N times as many rollouts. */
+static double move_value(const calcplay *p, const calc_state *s, int move, int n, uint64_t key)
+{
+	calc_state c = *s;
+	if (calc_play_unturned(&c, move))
+		return chance_value(&c, key, p->playouts);
+	return rollouts(&c, key, (uint64_t)p->playouts * (uint64_t)n);
+}
+
+/* Best's choice among the N MOVES by their rollout values on the
+ * reshuffles of KEY; then, for p->rounds more rounds, each move whose mean
+ * value is within CALCPLAY_ROUND_MARGIN of the top is valued again on
+ * fresh reshuffles and averaged, and the rest drop out. Every move shares
+ * its reshuffles, which steadies their comparison but leaves it to one set
+ * of deals; a fresh set for the close ones pays where the rollouts are
+ * noisy (three piles: tests/bench/NOTES.md). Ties go to the move listed
+ * first. */
+static int rollout_choice(const calcplay *p, const calc_state *s, const int *moves, int n,
+			  uint64_t key)
+{
+	double sum[CALC_MAX_MOVES], top = -1, cut = 0;
+	int cnt[CALC_MAX_MOVES];
+	for (int i = 0; i < n; i++) {
+		sum[i] = move_value(p, s, moves[i], n, key);
+		cnt[i] = 1;
+		if (sum[i] > top)
+			top = sum[i];
+	}
+	for (int r = 1; r <= p->rounds; r++) {
+		uint64_t k = key ^ (uint64_t)r * 0x9e3779b97f4a7c15u;
+		cut = top - CALCPLAY_ROUND_MARGIN;
+		for (int i = 0; i < n; i++) {
+			if (sum[i] / cnt[i] < cut)
+				continue;
+			sum[i] += move_value(p, s, moves[i], n, k);
+			cnt[i]++;
+		}
+		top = -1;
+		for (int i = 0; i < n; i++)
+			if (sum[i] / cnt[i] >= cut && sum[i] / cnt[i] > top)
+				top = sum[i] / cnt[i];
+	}
+	double best_v = -1;
+	int best = moves[0];
+	for (int i = 0; i < n; i++) {
+		double v = sum[i] / cnt[i];
+		if (p->rounds && v < top - CALCPLAY_ROUND_MARGIN)
+			continue;
+		if (v > best_v) {
+			best_v = v;
+			best = moves[i];
+		}
+	}
+	return best;
+}
+
 /* Best. At most p->exact_all cards unseen, exact_filter over every move
  * keeps those of the highest chance of perfect play. Otherwise, when a
  * card can go to a foundation only such moves are candidates (moving a
@@ -496,9 +558,7 @@ static int exact_filter(calcsolve *sv, bool exact, const calc_state *s, int *mov
  * lines keeps the best of them; failing that (too big a search, or every
  * move lost), at most p->endgame cards unseen, endgame_filter keeps the
  * candidates that score most on sampled orders. The rest is decided by
- * rollouts: a hand placement by chance_value with PLAYOUTS rollouts per
- * leaf, other choices (between foundations) by PLAYOUTS times the number
- * of candidates rollouts each. Ties go to the move listed first. */
+ * rollout_choice. */
 static int best_move(calcplay *p, const calc_state *s, rng *r)
 {
 	int moves[CALC_MAX_MOVES];
@@ -535,19 +595,7 @@ static int best_move(calcplay *p, const calc_state *s, rng *r)
 		if (n == 1)
 			return moves[0];
 	}
-	double best_v = -1;
-	int best = moves[0];
-	for (int i = 0; i < n; i++) {
-		calc_state c = *s;
-		double v = calc_play_unturned(&c, moves[i])
-				   ? chance_value(&c, key, p->playouts)
-				   : rollouts(&c, key, (uint64_t)p->playouts * (uint64_t)n);
-		if (v > best_v) {
-			best_v = v;
-			best = moves[i];
-		}
-	}
-	return best;
+	return rollout_choice(p, s, moves, n, key);
 }
 
 /* Whether A and B are the same position (the padding aside). */

@@ -41,6 +41,10 @@ enum { CALCPLAY_SOLVE_BUDGET = 500 };
 /* Positions best's exact endgame may expand per move before it gives way
  * to sampled orders: a bound on its time a move. */
 enum { CALCPLAY_EXACT_BUDGET = 100000 };
+/* How close to the top a move's rollout value must be for best's further
+ * rounds (--rounds) to value it again: a won rollout is worth 1000, so one
+ * more won rollout in a hundred. */
+#define CALCPLAY_ROUND_MARGIN 10.0
 
 typedef struct {
 	calcplay_kind kind;
@@ -55,6 +59,8 @@ typedef struct {
 	int exact_all;      /* best: the same over every move, not eager lines */
 	int hold;           /* best: from this many unseen on, a card that fits a
 			     * foundation may also wait: every move a candidate */
+	int rounds;         /* best: rounds of fresh rollouts for the moves
+			     * valued near the top */
 	bool peek;          /* mcts, simple: see the stock's order (a bound, not
 			     * a player) */
 	bool eager;         /* mcts, simple: playouts move a card up whenever one

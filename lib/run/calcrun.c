@@ -237,7 +237,7 @@ static run_opts *create(void)
 {
 	calcrun_opts *o = xcalloc(1, sizeof *o);
 	o->player = (calcplay){.bad = -1, .level = 3, .width = 5, .endgame = 20, .samples = 32,
-			       .exact = 8, .exact_all = 6, .hold = 12, .playouts = 10000,
+			       .exact = 8, .exact_all = 6, .hold = 12, .rounds = -1, .playouts = 10000,
 			       .ucb = 0.5, .threshold = 5};
 	return &o->common;
 }
@@ -276,6 +276,7 @@ static int *int_option(calcplay *p, const char *name, int64_t *lo, int64_t *hi)
 		{"exact", offsetof(calcplay, exact), 0, 52},
 		{"exact-all", offsetof(calcplay, exact_all), 0, 52},
 		{"hold", offsetof(calcplay, hold), 0, 52},
+		{"rounds", offsetof(calcplay, rounds), 0, 16},
 	};
 	for (size_t i = 0; i < sizeof ints / sizeof *ints; i++)
 		if (!strcmp(name, ints[i].name)) {
@@ -301,6 +302,7 @@ static const struct {
 	{"exact", POLICY(BEST)},
 	{"exact-all", POLICY(BEST)},
 	{"hold", POLICY(BEST)},
+	{"rounds", POLICY(BEST)},
 	{"ucb", POLICY(MCTS)},
 	{"threshold", POLICY(MCTS)},
 	{"peek", POLICY(MCTS) | POLICY(SIMPLE)},
@@ -376,10 +378,14 @@ static int run(run_opts *c)
 {
 	calcrun_opts *o = (calcrun_opts *)c;
 	/* Best's rollouts per leaf, not playouts per move. With three piles a
-	 * game costs about half as much, and the time left buys rollouts, whose
-	 * noise costs that variant many more deals (tests/bench/NOTES.md). */
+	 * game costs about half as much, and the time left buys rollouts and a
+	 * round more for the close moves, whose noise costs that variant many
+	 * more deals (tests/bench/NOTES.md). */
+	bool three = o->variant & CALC_THREE;
 	if (o->player.kind == CALCPLAY_BEST && !o->playouts_set)
-		o->player.playouts = o->variant & CALC_THREE ? 256 : 128;
+		o->player.playouts = three ? 256 : 128;
+	if (o->player.rounds < 0)
+		o->player.rounds = o->player.kind == CALCPLAY_BEST && three ? 1 : 0;
 	check_policy_options(o);
 	calcplay_name(&o->player, o->policy_name, sizeof o->policy_name);
 	deals ds = {.cols.label = "deal"};
@@ -413,6 +419,7 @@ static const struct option options[] = {
 	{"exact", required_argument, NULL, 0},
 	{"exact-all", required_argument, NULL, 0},
 	{"hold", required_argument, NULL, 0},
+	{"rounds", required_argument, NULL, 0},
 	{"ucb", required_argument, NULL, 0},
 	{"threshold", required_argument, NULL, 0},
 	{"peek", no_argument, NULL, 0},
@@ -441,6 +448,8 @@ const playoutgame calcrun_game = {
 		 "      --playouts N      mcts: playouts per move (default 10000); best:\n"
 		 "                        rollouts per leaf of its two-ply search (default 128,\n"
 		 "                        256 with three-piles)\n"
+		 "      --rounds R        best: R more rounds of fresh rollouts for the moves\n"
+		 "                        valued near the top (default 0, 1 with three-piles)\n"
 		 "      --endgame E       best: from E cards unseen on (default 20; 0: never),\n"
 		 "                        choose among the moves by solving sampled orders\n"
 		 "      --samples K       best: orders sampled per move there (default 32)\n"
