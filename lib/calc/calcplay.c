@@ -18,14 +18,14 @@ void calcplay_name(const calcplay *p, char *buf, size_t size)
 		snprintf(buf, size, "mcts:%u%s%s%s", p->playouts, p->eager ? ":eager" : "",
 			 p->up_first ? ":upfirst" : "", p->peek ? ":peek" : "");
 		break;
-	case CALCPLAY_BEST:
+	case CALCPLAY_BEST: {
+		char rounds[16] = "";
 		if (p->rounds)
-			snprintf(buf, size, "best:%u+%d/%dx%u/%d/%d/%d", p->playouts, p->rounds,
-				 p->endgame, p->samples, p->hold, p->exact, p->exact_all);
-		else
-			snprintf(buf, size, "best:%u/%dx%u/%d/%d/%d", p->playouts, p->endgame,
-				 p->samples, p->hold, p->exact, p->exact_all);
+			snprintf(rounds, sizeof rounds, "+%d", p->rounds);
+		snprintf(buf, size, "best:%u%s/%dx%u/%d/%d/%d", p->playouts, rounds, p->endgame,
+			 p->samples, p->hold, p->exact, p->exact_all);
 		break;
+	}
 	case CALCPLAY_SIMPLE:
 		snprintf(buf, size, "simple:%dx%d%s%s%s%s", p->level, p->width,
 			 p->eager ? ":eager" : "", p->up_first ? ":upfirst" : "",
@@ -513,7 +513,7 @@ static double move_value(const calcplay *p, const calc_state *s, int move, int n
 static int rollout_choice(const calcplay *p, const calc_state *s, const int *moves, int n,
 			  uint64_t key)
 {
-	double sum[CALC_MAX_MOVES], top = -1, cut = 0;
+	double sum[CALC_MAX_MOVES], top = -1;
 	int cnt[CALC_MAX_MOVES];
 	for (int i = 0; i < n; i++) {
 		sum[i] = move_value(p, s, moves[i], n, key);
@@ -523,7 +523,7 @@ static int rollout_choice(const calcplay *p, const calc_state *s, const int *mov
 	}
 	for (int r = 1; r <= p->rounds; r++) {
 		uint64_t k = key ^ (uint64_t)r * 0x9e3779b97f4a7c15u;
-		cut = top - CALCPLAY_ROUND_MARGIN;
+		double cut = top - CALCPLAY_ROUND_MARGIN;
 		for (int i = 0; i < n; i++) {
 			if (sum[i] / cnt[i] < cut)
 				continue;

@@ -237,7 +237,7 @@ static run_opts *create(void)
 {
 	calcrun_opts *o = xcalloc(1, sizeof *o);
 	o->player = (calcplay){.bad = -1, .level = 3, .width = 5, .endgame = 20, .samples = 32,
-			       .exact = 8, .exact_all = 6, .hold = 12, .rounds = -1, .playouts = 10000,
+			       .exact = 8, .exact_all = 6, .hold = 12, .playouts = 10000,
 			       .ucb = 0.5, .threshold = 5};
 	return &o->common;
 }
@@ -313,6 +313,15 @@ static const struct {
 #undef POLICY
 #define NPOLICY_OPTIONS (sizeof policy_options / sizeof *policy_options)
 
+/* Whether the policy option NAME was given. */
+static bool given(const calcrun_opts *o, const char *name)
+{
+	for (size_t i = 0; i < NPOLICY_OPTIONS; i++)
+		if (!strcmp(name, policy_options[i].name))
+			return o->set & (1u << i);
+	return false;
+}
+
 /* Dies if an option given does not apply to the policy chosen. */
 static void check_policy_options(const calcrun_opts *o)
 {
@@ -352,7 +361,6 @@ static void option(run_opts *c, const char *name, const char *arg)
 		parse_variant(arg, &o->variant);
 	} else if (!strcmp(name, "playouts")) {
 		p->playouts = (uint32_t)cli_i64("--playouts", arg, 1, 100000000);
-		o->playouts_set = true;
 	} else if (!strcmp(name, "reward")) {
 		p->bad = parse_reward(arg);
 	} else if (!strcmp(name, "samples")) {
@@ -382,10 +390,10 @@ static int run(run_opts *c)
 	 * round more for the close moves, whose noise costs that variant many
 	 * more deals (tests/bench/NOTES.md). */
 	bool three = o->variant & CALC_THREE;
-	if (o->player.kind == CALCPLAY_BEST && !o->playouts_set)
+	if (o->player.kind == CALCPLAY_BEST && !given(o, "playouts"))
 		o->player.playouts = three ? 256 : 128;
-	if (o->player.rounds < 0)
-		o->player.rounds = o->player.kind == CALCPLAY_BEST && three ? 1 : 0;
+	if (o->player.kind == CALCPLAY_BEST && !given(o, "rounds"))
+		o->player.rounds = three ? 1 : 0;
 	check_policy_options(o);
 	calcplay_name(&o->player, o->policy_name, sizeof o->policy_name);
 	deals ds = {.cols.label = "deal"};

@@ -19,7 +19,6 @@ typedef struct {
 	run_opts common;     /* count: games per deal */
 	int variant;         /* CALC_NOFOUND, CALC_THREE */
 	calcplay player;
-	bool playouts_set;   /* --playouts given: else the policy's default */
 	bool deals;          /* --deals: a deck column, each game's deal */
 	unsigned set;        /* the policy options given, as bits of calcrun.c's
 			      * table of what each applies to */
