@@ -535,12 +535,12 @@ static int rollout_choice(const calcplay *p, const calc_state *s, const int *mov
 			if (sum[i] / cnt[i] >= cut && sum[i] / cnt[i] > top)
 				top = sum[i] / cnt[i];
 	}
+	/* The best mean is at least the last top, so the moves dropped (below
+	 * it less the margin) need no filter here. */
 	double best_v = -1;
 	int best = moves[0];
 	for (int i = 0; i < n; i++) {
 		double v = sum[i] / cnt[i];
-		if (p->rounds && v < top - CALCPLAY_ROUND_MARGIN)
-			continue;
 		if (v > best_v) {
 			best_v = v;
 			best = moves[i];
