@@ -566,13 +566,10 @@ success, 0 cards left"
 	run bash -c "playout -g calc -n 1 --policy simple --level 2 --width 3 | cut -d, -f4 | tail -1"
 	assert_output "simple:2x3"
 	run bash -c "playout -g calc -n 1 --policy best | cut -d, -f4 | tail -1"
-	assert_output "best:128/20x32/12/8/6"
-	# Three piles take more rollouts and a round more by default; an
-	# explicit count stands.
-	run bash -c "playout -g calc -n 1 --policy best --variant three-piles | cut -d, -f4 | tail -1"
-	assert_output "best:256+1/20x32/12/8/6"
+	assert_output "best:128+15/20x32/12/8/6"
+	# Every variant has the same defaults; --rounds 0 drops the +R.
 	run bash -c "playout -g calc -n 1 --policy best --variant three-piles --playouts 2 --endgame 0 --exact 0 --exact-all 0 --hold 0 | cut -d, -f4 | tail -1"
-	assert_output "best:2+1/0x32/0/0/0"
+	assert_output "best:2+15/0x32/0/0/0"
 	run bash -c "playout -g calc -n 1 --policy best --variant three-piles --playouts 2 --rounds 0 --endgame 0 --exact 0 --exact-all 0 --hold 0 | cut -d, -f4 | tail -1"
 	assert_output "best:2/0x32/0/0/0"
 	# Rest is never 1.
@@ -612,45 +609,44 @@ success, 0 cards left"
 }
 
 @test "calc: best's searches (holds, sampled orders, exact chances, every move, rounds) change its play" {
-	best="playout -g calc --seed 7 --policy best --playouts 8 --samples 8 -q -n 1"
-	# Deal 133 is won only when a card that fits a foundation may wait (--hold).
-	run $best --first-game 133
+	best="playout -g calc --seed 7 --policy best --playouts 8 --rounds 3 --samples 8 -q -n 1"
+	# Deal 27 is won only when a card that fits a foundation may wait (--hold).
+	run $best --first-game 27
 	assert_output "game,seed,variant,policy,success,rest,steps
-133,7,standard,best:8/20x8/12/8/6,1,0,83"
-	run $best --first-game 133 --hold 0
+27,7,standard,best:8+3/20x8/12/8/6,1,0,81"
+	run $best --first-game 27 --hold 0
 	assert_output "game,seed,variant,policy,success,rest,steps
-133,7,standard,best:8/20x8/0/8/6,0,15,61"
-	# Without holds: deal 10 is won only with the search of every move
+27,7,standard,best:8+3/20x8/0/8/6,0,7,70"
+	# Without holds: deal 4 is won only with the search of every move
 	# (--exact-all) at the end.
-	run $best --first-game 10 --hold 0
+	run $best --first-game 4 --hold 0
 	assert_output "game,seed,variant,policy,success,rest,steps
-10,7,standard,best:8/20x8/0/8/6,1,0,77"
-	run $best --first-game 10 --hold 0 --exact-all 0
+4,7,standard,best:8+3/20x8/0/8/6,1,0,81"
+	run $best --first-game 4 --hold 0 --exact-all 0
 	assert_output "game,seed,variant,policy,success,rest,steps
-10,7,standard,best:8/20x8/0/8/0,0,7,68"
-	# Deal 25 is won only by the exact chances at 8 unseen or fewer.
-	run $best --first-game 25 --hold 0 --exact-all 0
+4,7,standard,best:8+3/20x8/0/8/0,0,13,64"
+	# Deal 9 is won only by the exact chances at 8 unseen or fewer.
+	run $best --first-game 9 --hold 0 --exact-all 0
 	assert_output "game,seed,variant,policy,success,rest,steps
-25,7,standard,best:8/20x8/0/8/0,1,0,81"
-	run $best --first-game 25 --hold 0 --exact 0 --exact-all 0
+9,7,standard,best:8+3/20x8/0/8/0,1,0,74"
+	run $best --first-game 9 --hold 0 --exact 0 --exact-all 0
 	assert_output "game,seed,variant,policy,success,rest,steps
-25,7,standard,best:8/20x8/0/0/0,0,8,71"
-	# Deal 6 is won by the sampled orders, lost by rollouts alone.
-	run $best --first-game 6 --hold 0 --exact 0 --exact-all 0
+9,7,standard,best:8+3/20x8/0/0/0,0,11,65"
+	# Deal 2 is won by the sampled orders, lost by rollouts alone.
+	run $best --first-game 2 --hold 0 --exact 0 --exact-all 0
 	assert_output "game,seed,variant,policy,success,rest,steps
-6,7,standard,best:8/20x8/0/0/0,1,0,76"
-	run $best --first-game 6 --hold 0 --endgame 0 --exact 0 --exact-all 0
+2,7,standard,best:8+3/20x8/0/0/0,1,0,73"
+	run $best --first-game 2 --hold 0 --endgame 0 --exact 0 --exact-all 0
 	assert_output "game,seed,variant,policy,success,rest,steps
-6,7,standard,best:8/0x8/0/0/0,0,11,66"
-	# Three-piles deal 12 of seed 1 is won by the rollouts alone only when
-	# the close moves are valued again (--rounds).
-	rollouts="playout -g calc --policy best --variant three-piles --playouts 8 --endgame 0 --exact 0 --exact-all 0 --hold 0 --first-game 12"
-	run $rollouts --rounds 3
+2,7,standard,best:8+3/0x8/0/0/0,0,6,68"
+	# Deal 1 is won by the rollouts alone only when the race may add
+	# rounds for the close choices (--rounds).
+	run $best --first-game 1 --hold 0 --endgame 0 --exact 0 --exact-all 0
 	assert_output "game,seed,variant,policy,success,rest,steps
-12,1,three-piles,best:8+3/0x32/0/0/0,1,0,76"
-	run $rollouts --rounds 0
+1,7,standard,best:8+3/0x8/0/0/0,1,0,79"
+	run $best --first-game 1 --hold 0 --endgame 0 --exact 0 --exact-all 0 --rounds 0
 	assert_output "game,seed,variant,policy,success,rest,steps
-12,1,three-piles,best:8/0x32/0/0/0,0,27,53"
+1,7,standard,best:8/0x8/0/0/0,0,16,59"
 }
 
 @test "calc: --peek turns the true stock in mcts and simple, says so, and only there" {
@@ -682,7 +678,8 @@ success, 0 cards left"
 	simple|--ucb 1|--ucb is for --policy mcts, not simple
 	random|--hold 3|--hold is for --policy best, not random
 	mcts|--rounds 2|--rounds is for --policy best, not mcts
-	best|--rounds 17|invalid --rounds '17': expected an integer from 0 to 16
+	best|--rounds 64|invalid --rounds '64': expected an integer from 0 to 63
+	best|--playouts 65536 --rounds 16|--playouts 65536 over 17 rounds: best keeps at most 1048576 rollouts a leaf
 	EOF
 	run playout -g calc --policy clairvoyant --level 1 -n 1 -q
 	assert_success

@@ -1,5 +1,6 @@
 #include "calc/calcplay.h"
 
+#include <math.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -277,28 +278,31 @@ static double rollout_value(calcbatch_outcome o)
 	return o.success ? 1000.0 : 52.0 - o.rest;
 }
 
-/* The mean rollout value of S over N rollouts (stream (KEY, k) reshuffles
- * the unseen cards of rollout k, so every state is judged on the same
- * deals), played by calcbatch a chunk at a time. */
-static double rollouts(const calc_state *s, uint64_t key, uint64_t n)
+/* Rollouts FROM to FROM+N-1 of S, each (stream (KEY, k) reshuffles the
+ * unseen cards of rollout k, so every state is judged on the same deals)
+ * played by calcbatch a chunk at a time; OUT[k - FROM] gets rollout k's
+ * value. Returns their sum. */
+static double rollouts(const calc_state *s, uint64_t key, uint64_t from, size_t n, float *out)
 {
 	enum { CHUNK = 64 };
 	calc_state c[CHUNK];
 	calcbatch_outcome o[CHUNK];
 	double v = 0;
-	for (uint64_t k = 0; k < n; k += CHUNK) {
-		size_t m = n - k < CHUNK ? (size_t)(n - k) : CHUNK;
+	for (size_t k = 0; k < n; k += CHUNK) {
+		size_t m = n - k < CHUNK ? n - k : CHUNK;
 		for (size_t j = 0; j < m; j++) {
 			rng rr;
-			rng_stream(&rr, key, k + j);
+			rng_stream(&rr, key, from + k + j);
 			c[j] = *s;
 			calc_resample(&c[j], &rr);
 		}
 		calcbatch_greedy(c, m, o);
-		for (size_t j = 0; j < m; j++)
-			v += rollout_value(o[j]);
+		for (size_t j = 0; j < m; j++) {
+			out[k + j] = (float)rollout_value(o[j]);
+			v += out[k + j];
+		}
 	}
-	return v / (double)n;
+	return v;
 }
 
 /* Plays foundation moves by the greedy rule while there are any, turning
@@ -312,43 +316,129 @@ static void play_foundation_moves(calc_state *s)
 		calc_play_unturned(s, m);
 }
 
-/* The rollouts of chance_value: the same KEY and N at every leaf. */
+/* One candidate move's leaves for best's rollouts. A move that turns a
+ * card leads to a chance node over the next card's rank (weighted by its
+ * copies among the unseen cards) and then to the best placement of that
+ * card once it is turned: one leaf for each rank and placement, and the
+ * move's value is the mean over ranks of the best placement's rollout
+ * mean. That is one ply of lookahead more than rollouts alone, and an
+ * honest one: the placement is chosen knowing the card but not the ones
+ * after it. Any other move (between foundations, or the last card) is its
+ * own leaf. Each leaf keeps every rollout value, so that its mean and the
+ * placement chosen sharpen as rounds add rollouts, and the race can pair
+ * two candidates rollout by rollout. */
 typedef struct {
-	uint64_t key, n;
-} rollout_set;
+	int n;
+	calc_state *leaf;
+	uint8_t *rank;  /* the rank turned before the leaf's placement; 0: none */
+	double *sum;    /* each leaf's rollout values summed */
+	bool *gone;     /* a placement surely worse than its rank's best */
+	float *v;       /* leaf i's rollout k at v[i * cap + k] */
+	size_t cap;
+	double w[14];   /* each rank's chance (w[0] = 1 for a single leaf) */
+	double value;   /* after a round: the move's value */
+} leaf_set;
 
-/* The best placement of D's freshly turned card, each judged by rollouts. */
-static double best_placement(void *ctx, calc_state *d, double alpha)
+/* Adds to L the leaf S, reached after the turned card RANK (0: none). */
+static void leaf_add(leaf_set *L, const calc_state *s, int rank)
 {
-	const rollout_set *rs = ctx;
-	(void)alpha; /* never cut: the callers want every value */
-	play_foundation_moves(d);
-	int moves[CALC_MAX_MOVES];
-	int nm = d->hand ? calc_moves(d, moves, true) : 0;
-	if (!nm)
-		return rollouts(d, rs->key, rs->n);
-	double best = -1;
-	for (int i = 0; i < nm; i++) {
-		calc_state e = *d;
-		calc_play_unturned(&e, moves[i]);
-		double v = rollouts(&e, rs->key, rs->n);
-		if (v > best)
-			best = v;
-	}
-	return best;
+	L->leaf[L->n] = *s;
+	L->rank[L->n++] = (uint8_t)rank;
 }
 
-/* The value of S, whose hand is empty: an expectation over the next card's
- * rank (weighted by its copies among the unseen cards) of the best
- * placement of that card once it is turned, each placement judged by N
- * rollouts. This is one more ply of lookahead than rollouts alone, and an
- * honest one: the placement is chosen knowing the card but not the ones
- * after it. */
-static double chance_value(const calc_state *s, uint64_t key, uint64_t n)
+/* The leaves of S after MOVE, with room for CAP rollouts each. */
+static void leaf_set_init(leaf_set *L, const calc_state *s, int move, size_t cap)
 {
-	if (s->next >= s->ncards)
-		return rollouts(s, key, n);
-	return calc_next_card_mean(s, 0, best_placement, &(rollout_set){key, n});
+	int count[14] = {0}, most = 13 * CALC_MAX_MOVES;
+	calc_state c = *s;
+	*L = (leaf_set){.cap = cap};
+	L->leaf = xmalloc((size_t)most * sizeof *L->leaf);
+	L->rank = xmalloc((size_t)most * sizeof *L->rank);
+	if (!calc_play_unturned(&c, move) || c.next >= c.ncards) {
+		L->w[0] = 1;
+		leaf_add(L, &c, 0);
+	} else {
+		for (int j = c.next; j < c.ncards; j++)
+			count[c.stock[j]]++;
+		for (int rank = 1; rank <= 13; rank++) {
+			if (!count[rank])
+				continue;
+			L->w[rank] = count[rank] / (double)(c.ncards - c.next);
+			calc_state d = c;
+			calc_turn_rank(&d, rank);
+			play_foundation_moves(&d);
+			int moves[CALC_MAX_MOVES], nm = d.hand ? calc_moves(&d, moves, true) : 0;
+			if (!nm)
+				leaf_add(L, &d, rank);
+			for (int i = 0; i < nm; i++) {
+				calc_state e = d;
+				calc_play_unturned(&e, moves[i]);
+				leaf_add(L, &e, rank);
+			}
+		}
+	}
+	L->sum = xcalloc((size_t)L->n, sizeof *L->sum);
+	L->gone = xcalloc((size_t)L->n, sizeof *L->gone);
+	L->v = xmalloc((size_t)L->n * cap * sizeof *L->v);
+}
+
+static void leaf_set_free(leaf_set *L)
+{
+	free(L->leaf);
+	free(L->rank);
+	free(L->sum);
+	free(L->gone);
+	free(L->v);
+}
+
+static double race_gap(const float *a, const float *b, size_t n, double *se);
+
+/* Drops from L, after FROM rollouts, each placement that trails its rank's
+ * best by more than CALCPLAY_RACE_Z standard errors: the race below, one
+ * level down, so that the close placements get the rounds. */
+static void leaf_set_prune(leaf_set *L, size_t from)
+{
+	for (int i = 0, j; i < L->n; i = j) {
+		int best = i;
+		for (j = i; j < L->n && L->rank[j] == L->rank[i]; j++)
+			if (!L->gone[j] && L->sum[j] > L->sum[best])
+				best = j;
+		for (int k = i; k < j; k++) {
+			if (k == best || L->gone[k])
+				continue;
+			double se, gap = race_gap(L->v + (size_t)best * L->cap, L->v + (size_t)k * L->cap,
+						  from, &se);
+			if (gap > CALCPLAY_RACE_Z * se && gap > 0)
+				L->gone[k] = true;
+		}
+	}
+}
+
+/* Plays rollouts FROM to FROM+N-1 at every leaf of L, then sets L's value
+ * and X[k] (k < FROM+N): rollout k of each rank's best placement so far,
+ * weighted as the ranks are, whose mean is that value. */
+static void leaf_set_round(leaf_set *L, uint64_t key, size_t from, size_t n, float *x)
+{
+	if (from)
+		leaf_set_prune(L, from);
+	for (int i = 0; i < L->n; i++)
+		if (!L->gone[i])
+			L->sum[i] += rollouts(&L->leaf[i], key, from, n, L->v + (size_t)i * L->cap + from);
+	size_t total = from + n;
+	for (size_t k = 0; k < total; k++)
+		x[k] = 0;
+	L->value = 0;
+	for (int i = 0, j; i < L->n; i = j) {
+		int best = i;
+		for (j = i; j < L->n && L->rank[j] == L->rank[i]; j++)
+			if (!L->gone[j] && (L->gone[best] || L->sum[j] > L->sum[best]))
+				best = j;
+		double w = L->w[L->rank[i]];
+		const float *v = L->v + (size_t)best * L->cap;
+		L->value += w * L->sum[best] / (double)total;
+		for (size_t k = 0; k < total; k++)
+			x[k] += (float)(w * v[k]);
+	}
 }
 
 /* AFTER[i]: S after MOVES[i], with a card the move turned put back (and
@@ -417,12 +507,35 @@ static void tally_order(calcplay *p, const calc_state *after, bool turned, rng o
 	t->best[rank] = best;
 }
 
-/* Best's endgame: each of the N MOVES is tried on p->samples orders of the
- * unseen cards (the same orders for every move), each solved with the
- * stock known, and scored by order_tally; the moves of the top score are
- * kept, in order, and their number returned. A move that can no longer
- * reach the leader is dropped early (an order adds at most 1 to a
- * score), which leaves the outcome as it would be with all samples.
+/* Whether the race of endgame_filter is settled after K orders for move
+ * I against the leader LEAD: T the tallies, DIFFER[i][j] the
+ * orders on which moves i and j scored differently. Drops I (setting
+ * *OUT) once it trails by more than CALCPLAY_RACE_Z standard deviations
+ * of the difference (the root of the orders that differ), or by more than
+ * the orders left can make up; returns false while the leader might
+ * still be ahead of I by CALCPLAY_RACE_SHARE of the orders, a bound with
+ * three orders' slack (the rule of three: orders that never yet differed
+ * may differ on one in K/3). */
+static bool order_settled(int i, int lead, const order_tally *t, int (*differ)[CALC_MAX_MOVES],
+			  uint32_t k, uint32_t samples, bool *out)
+{
+	int gap = t[lead].score - t[i].score;
+	double sd = sqrt(differ[lead][i]);
+	if ((uint32_t)gap > samples - k || (k >= CALCPLAY_RACE_ORDERS && gap > CALCPLAY_RACE_Z * sd)) {
+		*out = true;
+		return true;
+	}
+	return k >= CALCPLAY_RACE_ORDERS &&
+	       gap + CALCPLAY_RACE_Z * sd + 3 < CALCPLAY_RACE_SHARE * k;
+}
+
+/* Best's endgame: each of the N MOVES is tried on up to p->samples orders
+ * of the unseen cards (the same orders for every move), each solved with
+ * the stock known, and scored by order_tally; the moves of the top score
+ * are kept, in order, and their number returned. The orders are raced as
+ * the rollouts are (order_settled): a move surely behind drops out, and
+ * the sampling stops once one move is left or the rest are surely about
+ * as good, so close choices get many orders and clear ones few.
  * Knowing the order flatters every move, a risky one most, and most of
  * all through the next card's placement, which a solved order makes
  * knowing the cards after it. Scoring the placement per group takes that
@@ -435,30 +548,39 @@ static int endgame_filter(calcplay *p, const calc_state *s, int *moves, int n, u
 		calcsolve_init(&p->solver, 14, false);
 	order_tally *t = xcalloc((size_t)n, sizeof *t);
 	bool turned[CALC_MAX_MOVES], out[CALC_MAX_MOVES] = {false};
+	int differ[CALC_MAX_MOVES][CALC_MAX_MOVES] = {{0}}, gain[CALC_MAX_MOVES], lead = 0, left = n;
 	calc_state after[CALC_MAX_MOVES];
 	positions_after(s, moves, n, after, turned);
-	int top = 0, left = n;
-	for (uint32_t k = 0; k < p->samples && left > 1; k++) {
+	for (uint32_t k = 1; k <= p->samples && left > 1; k++) {
 		rng order;
-		rng_stream(&order, key, k);
+		rng_stream(&order, key, k - 1);
 		for (int i = 0; i < n; i++) {
 			if (out[i])
 				continue;
+			gain[i] = t[i].score;
 			tally_order(p, &after[i], turned[i], order, &t[i]);
-			if (t[i].score > top)
-				top = t[i].score;
+			gain[i] = t[i].score - gain[i];
+			for (int j = 0; j < i; j++)
+				if (!out[j] && gain[j] != gain[i])
+					differ[i][j]++, differ[j][i]++;
 		}
-		int64_t most = (int64_t)(p->samples - 1 - k);
-		for (int i = 0; i < n; i++) {
-			if (!out[i] && t[i].score + most < top) {
-				out[i] = true;
-				left--;
-			}
-		}
+		lead = -1;
+		for (int i = 0; i < n; i++)
+			if (!out[i] && (lead < 0 || t[i].score > t[lead].score))
+				lead = i;
+		bool settled = true;
+		for (int i = 0; i < n; i++)
+			if (!out[i] && i != lead)
+				settled &= order_settled(i, lead, t, differ, k, p->samples, &out[i]);
+		left = 0;
+		for (int i = 0; i < n; i++)
+			left += !out[i];
+		if (settled)
+			break;
 	}
 	int kept = 0;
 	for (int i = 0; i < n; i++)
-		if (!out[i] && t[i].score == top)
+		if (!out[i] && t[i].score == t[lead].score)
 			moves[kept++] = moves[i];
 	free(t);
 	return kept;
@@ -491,62 +613,67 @@ static int exact_filter(calcsolve *sv, bool exact, const calc_state *s, int *mov
 	return kept;
 }
 
-/* The rollout value of S after MOVE, one of N candidates, on the
- * reshuffles KEY draws: a hand placement by chance_value, another choice
- * (between foundations) by N times as many rollouts. */
-static double move_value(const calcplay *p, const calc_state *s, int move, int n, uint64_t key)
+/* The mean of A less B (N values each, paired), and its standard error. */
+static double race_gap(const float *a, const float *b, size_t n, double *se)
 {
-	calc_state c = *s;
-	if (calc_play_unturned(&c, move))
-		return chance_value(&c, key, p->playouts);
-	return rollouts(&c, key, (uint64_t)p->playouts * (uint64_t)n);
+	double s1 = 0, s2 = 0;
+	for (size_t k = 0; k < n; k++) {
+		double d = a[k] - b[k];
+		s1 += d;
+		s2 += d * d;
+	}
+	double mean = s1 / (double)n, var = s2 / (double)n - mean * mean;
+	*se = sqrt(var > 0 ? var / (double)n : 0);
+	return mean;
 }
 
-/* Best's choice among the N MOVES by their rollout values on the
- * reshuffles of KEY; then, for p->rounds more rounds, each move whose mean
- * value is within CALCPLAY_ROUND_MARGIN of the top is valued again on
- * fresh reshuffles and averaged, and the rest drop out. Every move shares
- * its reshuffles, which steadies their comparison but leaves it to one set
- * of deals; a fresh set for the close ones pays where the rollouts are
- * noisy (three piles: tests/bench/NOTES.md). Ties go to the move listed
+/* Best's choice among the N MOVES by their rollouts (reshuffles KEY
+ * draws, the same for every move), raced: each round adds p->playouts
+ * rollouts to every leaf of the moves still in; a move whose value trails
+ * the leader's by more than CALCPLAY_RACE_Z standard errors (of the
+ * paired difference) drops out, and the race ends when one move is left,
+ * when every other is within CALCPLAY_RACE_EPS of the leader with that
+ * confidence, or after 1 + p->rounds rounds. So a clear choice costs one
+ * round and a close one up to 1 + p->rounds times as many rollouts, where
+ * a fixed count spends the same on both. Ties go to the move listed
  * first. */
 static int rollout_choice(const calcplay *p, const calc_state *s, const int *moves, int n,
 			  uint64_t key)
 {
-	double sum[CALC_MAX_MOVES], top = -1;
-	int cnt[CALC_MAX_MOVES];
-	for (int i = 0; i < n; i++) {
-		sum[i] = move_value(p, s, moves[i], n, key);
-		cnt[i] = 1;
-		if (sum[i] > top)
-			top = sum[i];
-	}
-	for (int r = 1; r <= p->rounds; r++) {
-		uint64_t k = key ^ (uint64_t)r * 0x9e3779b97f4a7c15u;
-		double cut = top - CALCPLAY_ROUND_MARGIN;
-		for (int i = 0; i < n; i++) {
-			if (sum[i] / cnt[i] < cut)
-				continue;
-			sum[i] += move_value(p, s, moves[i], n, k);
-			cnt[i]++;
-		}
-		top = -1;
+	size_t P = p->playouts, cap = P * (size_t)(1 + p->rounds);
+	leaf_set L[CALC_MAX_MOVES];
+	float *x = xmalloc((size_t)n * cap * sizeof *x);
+	bool out[CALC_MAX_MOVES] = {false};
+	int left = n, lead = 0;
+	for (int i = 0; i < n; i++)
+		leaf_set_init(&L[i], s, moves[i], cap);
+	for (int r = 0; r <= p->rounds && left > 1; r++) {
 		for (int i = 0; i < n; i++)
-			if (sum[i] / cnt[i] >= cut && sum[i] / cnt[i] > top)
-				top = sum[i] / cnt[i];
-	}
-	/* The best mean is at least the last top, so the moves dropped (below
-	 * it less the margin) need no filter here. */
-	double best_v = -1;
-	int best = moves[0];
-	for (int i = 0; i < n; i++) {
-		double v = sum[i] / cnt[i];
-		if (v > best_v) {
-			best_v = v;
-			best = moves[i];
+			if (!out[i])
+				leaf_set_round(&L[i], key, (size_t)r * P, P, x + (size_t)i * cap);
+		lead = -1;
+		for (int i = 0; i < n; i++)
+			if (!out[i] && (lead < 0 || L[i].value > L[lead].value))
+				lead = i;
+		bool close = true;
+		for (int i = 0; i < n; i++) {
+			if (out[i] || i == lead)
+				continue;
+			double se, gap = race_gap(x + (size_t)lead * cap, x + (size_t)i * cap,
+						  (size_t)(r + 1) * P, &se);
+			if (gap > CALCPLAY_RACE_Z * se && gap > 0) {
+				out[i] = true;
+				left--;
+			} else if (gap + CALCPLAY_RACE_Z * se >= CALCPLAY_RACE_EPS)
+				close = false;
 		}
+		if (close)
+			break;
 	}
-	return best;
+	for (int i = 0; i < n; i++)
+		leaf_set_free(&L[i]);
+	free(x);
+	return moves[lead];
 }
 
 /* Best. At most p->exact_all cards unseen, exact_filter over every move

@@ -41,10 +41,22 @@ enum { CALCPLAY_SOLVE_BUDGET = 500 };
 /* Positions best's exact endgame may expand per move before it gives way
  * to sampled orders: a bound on its time a move. */
 enum { CALCPLAY_EXACT_BUDGET = 100000 };
-/* How close to the top a move's rollout value must be for best's further
- * rounds (--rounds) to value it again: a won rollout is worth 1000, so one
- * more won rollout in a hundred. */
-#define CALCPLAY_ROUND_MARGIN 10.0
+/* Best's race between candidate moves (--rounds): a move trailing the
+ * leader by more than CALCPLAY_RACE_Z standard errors of the paired
+ * difference drops out, and the race ends early when every other move is
+ * that surely within CALCPLAY_RACE_EPS of the leader (a won rollout is
+ * worth 1000, so a twentieth of a won rollout in a hundred: moves that
+ * differ less than that are not worth rollouts to tell apart). */
+#define CALCPLAY_RACE_Z 2.0
+#define CALCPLAY_RACE_EPS 0.5
+/* The same race over best's sampled orders (--samples): none drops out
+ * before CALCPLAY_RACE_ORDERS orders, and the rest count as equal once
+ * surely within CALCPLAY_RACE_SHARE of the orders of the leader. */
+enum { CALCPLAY_RACE_ORDERS = 16 };
+/* Best keeps every rollout of a leaf for the race: at most this many
+ * (--playouts times 1 + --rounds), about 4 MB a leaf. */
+enum { CALCPLAY_MAX_ROLLOUTS = 1 << 20 };
+#define CALCPLAY_RACE_SHARE 0.1
 
 typedef struct {
 	calcplay_kind kind;
@@ -59,8 +71,7 @@ typedef struct {
 	int exact_all;      /* best: the same over every move, not eager lines */
 	int hold;           /* best: from this many unseen on, a card that fits a
 			     * foundation may also wait: every move a candidate */
-	int rounds;         /* best: rounds of fresh rollouts for the moves
-			     * valued near the top */
+	int rounds;         /* best: rounds of rollouts the race may add */
 	bool peek;          /* mcts, simple: see the stock's order (a bound, not
 			     * a player) */
 	bool eager;         /* mcts, simple: playouts move a card up whenever one

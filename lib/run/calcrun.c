@@ -276,7 +276,7 @@ static int *int_option(calcplay *p, const char *name, int64_t *lo, int64_t *hi)
 		{"exact", offsetof(calcplay, exact), 0, 52},
 		{"exact-all", offsetof(calcplay, exact_all), 0, 52},
 		{"hold", offsetof(calcplay, hold), 0, 52},
-		{"rounds", offsetof(calcplay, rounds), 0, 16},
+		{"rounds", offsetof(calcplay, rounds), 0, 63},
 	};
 	for (size_t i = 0; i < sizeof ints / sizeof *ints; i++)
 		if (!strcmp(name, ints[i].name)) {
@@ -385,16 +385,17 @@ static void option(run_opts *c, const char *name, const char *arg)
 static int run(run_opts *c)
 {
 	calcrun_opts *o = (calcrun_opts *)c;
-	/* Best's rollouts per leaf, not playouts per move. With three piles a
-	 * game costs about half as much, and the time left buys rollouts and a
-	 * round more for the close moves, whose noise costs that variant many
-	 * more deals (tests/bench/NOTES.md). */
-	bool three = o->variant & CALC_THREE;
+	/* Best's rollouts per leaf and round, not playouts per move, and up
+	 * to fifteen rounds more for the close choices (tests/bench/NOTES.md). */
 	if (o->player.kind == CALCPLAY_BEST && !given(o, "playouts"))
-		o->player.playouts = three ? 256 : 128;
+		o->player.playouts = 128;
 	if (o->player.kind == CALCPLAY_BEST && !given(o, "rounds"))
-		o->player.rounds = three ? 1 : 0;
+		o->player.rounds = 15;
 	check_policy_options(o);
+	if (o->player.kind == CALCPLAY_BEST &&
+	    (uint64_t)o->player.playouts * (uint64_t)(1 + o->player.rounds) > CALCPLAY_MAX_ROLLOUTS)
+		die_usage("--playouts %u over %d rounds: best keeps at most %d rollouts a leaf",
+			  o->player.playouts, 1 + o->player.rounds, CALCPLAY_MAX_ROLLOUTS);
 	calcplay_name(&o->player, o->policy_name, sizeof o->policy_name);
 	deals ds = {.cols.label = "deal"};
 	for (int i = 0; i < c->nfiles; i++)
@@ -454,13 +455,14 @@ const playoutgame calcrun_game = {
 		 "      --deals           add each game's deck (column deck, top first), which\n"
 		 "                        playout -g calc reads back to replay the deal\n"
 		 "      --playouts N      mcts: playouts per move (default 10000); best:\n"
-		 "                        rollouts per leaf of its two-ply search (default 128,\n"
-		 "                        256 with three-piles)\n"
-		 "      --rounds R        best: R more rounds of fresh rollouts for the moves\n"
-		 "                        valued near the top (default 0, 1 with three-piles)\n"
+		 "                        rollouts per leaf of its two-ply search in each\n"
+		 "                        round of its race (default 128)\n"
+		 "      --rounds R        best: up to R more rounds for the moves not yet\n"
+		 "                        surely behind or surely equal (default 15)\n"
 		 "      --endgame E       best: from E cards unseen on (default 20; 0: never),\n"
 		 "                        choose among the moves by solving sampled orders\n"
-		 "      --samples K       best: orders sampled per move there (default 32)\n"
+		 "      --samples K       best: orders sampled per move there, at most\n"
+		 "                        (default 32)\n"
 		 "      --exact U         best: from U cards unseen on (default 8; 0: never),\n"
 		 "                        choose by exact search over the unseen cards'\n"
 		 "                        orders, as a player who cannot see them\n"

@@ -594,7 +594,7 @@ static void test_players_blind_to_stock_order(void)
 	calcplay blind[] = {
 		{.kind = CALCPLAY_MCTS, .playouts = 40, .ucb = 0.5, .threshold = 2, .bad = 0.05},
 		{.kind = CALCPLAY_SIMPLE, .level = 3, .width = 2, .bad = 0.05},
-		{.kind = CALCPLAY_BEST, .playouts = 8, .endgame = 16, .samples = 4, .exact = 8,
+		{.kind = CALCPLAY_BEST, .playouts = 8, .rounds = 3, .endgame = 16, .samples = 24, .exact = 8,
 		 .exact_all = 5, .hold = 12},
 	};
 	rng r;
