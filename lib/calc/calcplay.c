@@ -393,16 +393,25 @@ static void leaf_set_free(leaf_set *L)
 
 static double race_gap(const float *a, const float *b, size_t n, double *se);
 
+/* The leaf of the highest sum among those of L still in from I to the end
+ * of I's rank (set in *END): that rank's placement so far. */
+static int rank_best(const leaf_set *L, int i, int *end)
+{
+	int best = -1, j = i;
+	for (; j < L->n && L->rank[j] == L->rank[i]; j++)
+		if (!L->gone[j] && (best < 0 || L->sum[j] > L->sum[best]))
+			best = j;
+	*end = j;
+	return best;
+}
+
 /* Drops from L, after FROM rollouts, each placement that trails its rank's
  * best by more than CALCPLAY_RACE_Z standard errors: the race below, one
  * level down, so that the close placements get the rounds. */
 static void leaf_set_prune(leaf_set *L, size_t from)
 {
 	for (int i = 0, j; i < L->n; i = j) {
-		int best = i;
-		for (j = i; j < L->n && L->rank[j] == L->rank[i]; j++)
-			if (!L->gone[j] && L->sum[j] > L->sum[best])
-				best = j;
+		int best = rank_best(L, i, &j);
 		for (int k = i; k < j; k++) {
 			if (k == best || L->gone[k])
 				continue;
@@ -429,10 +438,7 @@ static void leaf_set_round(leaf_set *L, uint64_t key, size_t from, size_t n, flo
 		x[k] = 0;
 	L->value = 0;
 	for (int i = 0, j; i < L->n; i = j) {
-		int best = i;
-		for (j = i; j < L->n && L->rank[j] == L->rank[i]; j++)
-			if (!L->gone[j] && (L->gone[best] || L->sum[j] > L->sum[best]))
-				best = j;
+		int best = rank_best(L, i, &j);
 		double w = L->w[L->rank[i]];
 		const float *v = L->v + (size_t)best * L->cap;
 		L->value += w * L->sum[best] / (double)total;

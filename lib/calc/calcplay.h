@@ -53,10 +53,10 @@ enum { CALCPLAY_EXACT_BUDGET = 100000 };
  * before CALCPLAY_RACE_ORDERS orders, and the rest count as equal once
  * surely within CALCPLAY_RACE_SHARE of the orders of the leader. */
 enum { CALCPLAY_RACE_ORDERS = 16 };
+#define CALCPLAY_RACE_SHARE 0.1
 /* Best keeps every rollout of a leaf for the race: at most this many
  * (--playouts times 1 + --rounds), about 4 MB a leaf. */
 enum { CALCPLAY_MAX_ROLLOUTS = 1 << 20 };
-#define CALCPLAY_RACE_SHARE 0.1
 
 typedef struct {
 	calcplay_kind kind;
