@@ -781,17 +781,28 @@ void calc_weighted_playout_with(calc_state *s, const float *weights)
 	rule_playout(s, weights);
 }
 
-void calc_resample(calc_state *s, rng *r)
+int calc_unseen_by_rank(const calc_state *s, uint8_t out[52])
 {
 	/* Laid out by rank first, so that the order drawn owes nothing to
 	 * the order the cards lie in, which a search may hold true. */
-	uint8_t *u = s->stock + s->next;
 	int n = s->ncards - s->next, count[14] = {0};
-	for (int j = 0; j < n; j++)
-		count[u[j]]++;
+	for (int j = s->next; j < s->ncards; j++)
+		count[s->stock[j]]++;
 	for (int rank = 1, j = 0; rank <= 13; rank++)
 		for (int c = count[rank]; c > 0; c--)
-			u[j++] = (uint8_t)rank;
+			out[j++] = (uint8_t)rank;
+	return n;
+}
+
+void calc_shuffle_unseen(uint8_t *cards, int n, rng *r)
+{
+	shuffle16(cards, n, r);
+}
+
+void calc_resample(calc_state *s, rng *r)
+{
+	uint8_t *u = s->stock + s->next;
+	int n = calc_unseen_by_rank(s, u);
 	shuffle16(u, n, r);
 }
 

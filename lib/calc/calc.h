@@ -161,6 +161,12 @@ void calc_weighted_playout_with(calc_state *s, const float *weights);
  * player knows which cards are unseen, not their order. The order drawn
  * depends on R and the cards alone, never on their order before. */
 void calc_resample(calc_state *s, rng *r);
+/* The two halves of calc_resample, for a caller that draws many orders of
+ * one position: the unseen cards of S laid out by rank into OUT (their
+ * number returned), and a draw of an order of such a layout of N cards,
+ * as calc_resample draws it. */
+int calc_unseen_by_rank(const calc_state *s, uint8_t out[52]);
+void calc_shuffle_unseen(uint8_t *cards, int n, rng *r);
 
 /* Debug builds (YOMI_DEBUG): dies if S breaks an invariant (cards lost or
  * duplicated, a foundation out of sequence, a bad length). */

@@ -33,6 +33,18 @@ static calcbatch_outcome greedy_one(const calc_state *from)
 	return calcbatch_outcome_of(&s);
 }
 
+/* S's game K (its unseen cards in the order stream (KEY, FROM + K)
+ * draws) as a state: for the replay of a lane given up, and for the
+ * paths without the lanes. */
+static calc_state resampled(const calc_state *s, uint64_t key, uint64_t from, size_t k)
+{
+	calc_state c = *s;
+	rng r;
+	rng_stream(&r, key, from + k);
+	calc_resample(&c, &r);
+	return c;
+}
+
 #ifdef CALCBATCH_SIMD
 
 /* Urgencies (calc_urgency) of every rank, nibble r for rank r, for each
@@ -277,6 +289,15 @@ static inline void advance(lanes *g, __mmask8 m, vec k4, vec table)
 	g->NEED = _mm512_mask_or_epi64(g->NEED, m, kept, _mm512_sllv_epi64(need, k4));
 }
 
+/* The outcome of a lane whose game is over, from its FOUND and STEPS. */
+static calcbatch_outcome lane_outcome(uint64_t found, uint64_t steps)
+{
+	int placed = 0;
+	for (int k = 0; k < 4; k++)
+		placed += (int)(found >> 4 * k & 0xF);
+	return (calcbatch_outcome){(uint8_t)(found == 0xDDDD), (uint8_t)(52 - placed), (uint16_t)steps};
+}
+
 /* The outcomes of the first N lanes; a lane given up is played again by
  * REPLAY(ctx, i). Returns how many were. */
 static size_t lanes_outcomes(const lanes *g, int n, calcbatch_outcome *out,
@@ -292,12 +313,7 @@ static size_t lanes_outcomes(const lanes *g, int n, calcbatch_outcome *out,
 			replayed++;
 			continue;
 		}
-		int placed = 0;
-		for (int k = 0; k < 4; k++)
-			placed += (int)(fw[i] >> 4 * k & 0xF);
-		out[i].success = fw[i] == 0xDDDD;
-		out[i].rest = (uint8_t)(52 - placed);
-		out[i].steps = (uint16_t)stw[i];
+		out[i] = lane_outcome(fw[i], stw[i]);
 	}
 	return replayed;
 }
@@ -375,58 +391,70 @@ static size_t random_batch8(int variant, const uint8_t (*decks)[52], const rng *
 	return lanes_outcomes(&g, n, out, random_replay, &rb);
 }
 
+/* The urgencies greedy_step reads, for the foundations of each lane. */
+static inline vec lanes_urgency(const lanes *g, vec urg, __mmask8 m, const uint64_t *urg_tab)
+{
+	return _mm512_mask_i64gather_epi64(urg, m, _mm512_and_si512(g->FOUND, V(0xFFFF)), urg_tab, 8);
+}
+
 /* Greedy games, move for move as calc_greedy_playout: a top a foundation
  * needs (the first pile's, to the first foundation) goes up, else the
  * hand does, else the hand goes to the pile scored lowest: a top needed
  * no sooner than the hand scores 0, an empty pile 64, any other top 128,
  * plus the cards the pile holds that are needed sooner than the hand
- * (the first such pile on ties). */
-static void greedy_lanes(lanes *g, vec table)
+ * (the first such pile on ties). One move in every lane whose game goes
+ * on; returns those lanes. */
+static inline __mmask8 greedy_step(lanes *g, vec *urgp, vec table, const uint64_t *urg_tab)
 {
 	const vec F = V(0xF), ONE = V(1), LOW = V(0x0F0F0F0F0F0F0F0F);
 	/* vpshufb indices copying byte 0 of each 64-bit lane to all eight */
 	const vec BYTE0 = _mm512_set4_epi64(0x0808080808080808, 0, 0x0808080808080808, 0);
-	const uint64_t *urg_tab = urgency_table();
-	vec urg = _mm512_i64gather_epi64(_mm512_and_si512(g->FOUND, V(0xFFFF)), urg_tab, 8);
-	for (;;) {
-		vec z = top_moves(g), zh = hand_moves(g);
-		__mmask8 live = (__mmask8)~g->bad;
-		__mmask8 tf = _mm512_mask_test_epi64_mask(live, z, z);
-		__mmask8 hand = _mm512_mask_test_epi64_mask(live & (__mmask8)~tf, g->H, g->H);
-		__mmask8 hf = _mm512_mask_test_epi64_mask(hand, zh, zh), pl = hand & (__mmask8)~hf;
-		if (!(tf | hand))
-			break;
-		vec b = lowest_bit(_mm512_mask_blend_epi64(tf, zh, z));
-		/* The placement rule, pile by pile: the ranks needed sooner than
-		 * the hand as two byte masks (even and odd nibbles of URG), and
-		 * the cards of those ranks a pile holds summed from C by vpsadbw. */
-		vec uc = _mm512_and_si512(_mm512_srlv_epi64(urg, _mm512_slli_epi64(g->H, 2)), F);
-		vec ucb = _mm512_shuffle_epi8(uc, BYTE0);
-		__mmask64 lte = _mm512_cmplt_epu8_mask(_mm512_and_si512(urg, LOW), ucb);
-		__mmask64 lto = _mm512_cmplt_epu8_mask(_mm512_and_si512(_mm512_srli_epi64(urg, 4), LOW), ucb);
-		vec to = V(0), to_score = V(-1);
-		for (int p = 0; p < 4; p++) {
-			vec top = _mm512_and_si512(g->L[p], F), pv = V(p);
-			__mmask8 exists = _mm512_mask_cmplt_epu64_mask(pl, pv, g->NP);
-			__mmask8 full = _mm512_mask_test_epi64_mask(exists, top, top);
-			vec ut = _mm512_and_si512(_mm512_srlv_epi64(urg, _mm512_slli_epi64(top, 2)), F);
-			vec c = g->C[p];
-			vec covered = _mm512_add_epi8(_mm512_maskz_mov_epi8(lte, _mm512_and_si512(c, LOW)),
-						      _mm512_maskz_mov_epi8(lto, _mm512_and_si512(_mm512_srli_epi64(c, 4), LOW)));
-			vec score = _mm512_sad_epu8(covered, _mm512_setzero_si512());
-			score = _mm512_mask_add_epi64(score, _mm512_mask_cmplt_epu64_mask(full, ut, uc), score, V(128));
-			score = _mm512_mask_mov_epi64(score, exists & (__mmask8)~full, V(64));
-			__mmask8 better = _mm512_mask_cmplt_epu64_mask(exists, score, to_score);
-			to = _mm512_mask_mov_epi64(to, better, pv);
-			to_score = _mm512_mask_mov_epi64(to_score, better, score);
-		}
-		piles_move(g, pl, to, tf, _mm512_srli_epi64(b, 4), true);
-		turn(g, hand);
-		advance(g, tf | hf, _mm512_and_si512(b, V(12)), table);
-		urg = _mm512_mask_i64gather_epi64(urg, tf | hf, _mm512_and_si512(g->FOUND, V(0xFFFF)),
-						  urg_tab, 8);
-		g->STEPS = _mm512_mask_add_epi64(g->STEPS, tf | hand, g->STEPS, ONE);
+	vec urg = *urgp;
+	vec z = top_moves(g), zh = hand_moves(g);
+	__mmask8 live = (__mmask8)~g->bad;
+	__mmask8 tf = _mm512_mask_test_epi64_mask(live, z, z);
+	__mmask8 hand = _mm512_mask_test_epi64_mask(live & (__mmask8)~tf, g->H, g->H);
+	__mmask8 hf = _mm512_mask_test_epi64_mask(hand, zh, zh), pl = hand & (__mmask8)~hf;
+	if (!(tf | hand))
+		return 0;
+	vec b = lowest_bit(_mm512_mask_blend_epi64(tf, zh, z));
+	/* The placement rule, pile by pile: the ranks needed sooner than
+	 * the hand as two byte masks (even and odd nibbles of URG), and
+	 * the cards of those ranks a pile holds summed from C by vpsadbw. */
+	vec uc = _mm512_and_si512(_mm512_srlv_epi64(urg, _mm512_slli_epi64(g->H, 2)), F);
+	vec ucb = _mm512_shuffle_epi8(uc, BYTE0);
+	__mmask64 lte = _mm512_cmplt_epu8_mask(_mm512_and_si512(urg, LOW), ucb);
+	__mmask64 lto = _mm512_cmplt_epu8_mask(_mm512_and_si512(_mm512_srli_epi64(urg, 4), LOW), ucb);
+	vec to = V(0), to_score = V(-1);
+	for (int p = 0; p < 4; p++) {
+		vec top = _mm512_and_si512(g->L[p], F), pv = V(p);
+		__mmask8 exists = _mm512_mask_cmplt_epu64_mask(pl, pv, g->NP);
+		__mmask8 full = _mm512_mask_test_epi64_mask(exists, top, top);
+		vec ut = _mm512_and_si512(_mm512_srlv_epi64(urg, _mm512_slli_epi64(top, 2)), F);
+		vec c = g->C[p];
+		vec covered = _mm512_add_epi8(_mm512_maskz_mov_epi8(lte, _mm512_and_si512(c, LOW)),
+					      _mm512_maskz_mov_epi8(lto, _mm512_and_si512(_mm512_srli_epi64(c, 4), LOW)));
+		vec score = _mm512_sad_epu8(covered, _mm512_setzero_si512());
+		score = _mm512_mask_add_epi64(score, _mm512_mask_cmplt_epu64_mask(full, ut, uc), score, V(128));
+		score = _mm512_mask_mov_epi64(score, exists & (__mmask8)~full, V(64));
+		__mmask8 better = _mm512_mask_cmplt_epu64_mask(exists, score, to_score);
+		to = _mm512_mask_mov_epi64(to, better, pv);
+		to_score = _mm512_mask_mov_epi64(to_score, better, score);
 	}
+	piles_move(g, pl, to, tf, _mm512_srli_epi64(b, 4), true);
+	turn(g, hand);
+	advance(g, tf | hf, _mm512_and_si512(b, V(12)), table);
+	*urgp = lanes_urgency(g, urg, tf | hf, urg_tab);
+	g->STEPS = _mm512_mask_add_epi64(g->STEPS, tf | hand, g->STEPS, ONE);
+	return tf | hand;
+}
+
+static void greedy_lanes(lanes *g, vec table)
+{
+	const uint64_t *urg_tab = urgency_table();
+	vec urg = lanes_urgency(g, _mm512_setzero_si512(), 0xFF, urg_tab);
+	while (greedy_step(g, &urg, table, urg_tab))
+		;
 }
 
 static size_t greedy_batch8(const calc_state *states, int n, calcbatch_outcome *out, vec table)
@@ -454,6 +482,116 @@ static size_t greedy_avx512(const calc_state *states, size_t n, calcbatch_outcom
 	vec table = need_table();
 	for (size_t g = 0; g < n; g += LANES)
 		replayed += greedy_batch8(states + g, n - g < LANES ? (int)(n - g) : LANES, out + g, table);
+	return replayed;
+}
+
+/* The games of calcbatch_resampled on the lanes: every game starts from
+ * one position, whose words are loaded once (START), so a lane whose
+ * game ends takes the next game at once by a masked copy and the words
+ * of its own stock, and the lanes stay busy to the last games. */
+typedef struct {
+	const calc_state *s;
+	lanes start;        /* every lane at S, its card turned as lanes_load turns it */
+	uint8_t unseen[52]; /* S's unseen cards by rank */
+	int nunseen;
+	bool turns;         /* S's hand is empty: a game's first card is its hand */
+	uint64_t key, from;
+	size_t n, next;     /* the games, and the next to start */
+	size_t game[LANES]; /* the game each lane plays */
+} feed;
+
+/* Starts the next games in the lanes of M while games are left; returns
+ * the lanes started. */
+static __mmask8 feed_start(feed *f, lanes *g, __mmask8 m)
+{
+	__mmask8 started = 0;
+	for (int i = 0; i < LANES && f->next < f->n; i++) {
+		__mmask8 lane = (__mmask8)(1u << i);
+		if (!(m & lane))
+			continue;
+		uint8_t cards[80] = {0}; /* a stock after the hand, padded as lanes_load pads */
+		rng r;
+		memcpy(cards, f->unseen, (size_t)f->nunseen);
+		rng_stream(&r, f->key, f->from + f->next);
+		calc_shuffle_unseen(cards, f->nunseen, &r);
+		if (f->turns)
+			g->H = _mm512_mask_set1_epi64(g->H, lane, cards[0]);
+		for (int j = 0; j < 4; j++)
+			g->S[j] = _mm512_mask_set1_epi64(g->S[j], lane,
+							 (long long)pack16(cards + f->turns + 16 * j));
+		f->game[i] = f->next++;
+		started |= lane;
+	}
+	for (int p = 0; p < 4; p++) {
+		g->L[p] = _mm512_mask_mov_epi64(g->L[p], started, f->start.L[p]);
+		g->U[p] = _mm512_mask_mov_epi64(g->U[p], started, f->start.U[p]);
+		g->C[p] = _mm512_mask_mov_epi64(g->C[p], started, f->start.C[p]);
+	}
+	if (!f->turns)
+		g->H = _mm512_mask_mov_epi64(g->H, started, f->start.H);
+	g->FOUND = _mm512_mask_mov_epi64(g->FOUND, started, f->start.FOUND);
+	g->NEED = _mm512_mask_mov_epi64(g->NEED, started, f->start.NEED);
+	g->NP = _mm512_mask_mov_epi64(g->NP, started, f->start.NP);
+	g->STEPS = _mm512_mask_mov_epi64(g->STEPS, started, f->start.STEPS);
+	g->bad &= (__mmask8)~started;
+	return started;
+}
+
+/* The outcomes of the games in the lanes of M, which are over; a lane
+ * given up is replayed. Returns how many were. */
+static size_t feed_finish(const feed *f, const lanes *g, __mmask8 m, calcbatch_outcome *out)
+{
+	uint64_t fw[LANES], stw[LANES];
+	size_t replayed = 0;
+	_mm512_storeu_si512(fw, g->FOUND);
+	_mm512_storeu_si512(stw, g->STEPS);
+	for (int i = 0; i < LANES; i++) {
+		if (!(m >> i & 1))
+			continue;
+		size_t k = f->game[i];
+		if (g->bad >> i & 1) {
+			calc_state c = resampled(f->s, f->key, f->from, k);
+			out[k] = greedy_one(&c);
+			replayed++;
+		} else
+			out[k] = lane_outcome(fw[i], stw[i]);
+	}
+	return replayed;
+}
+
+static size_t resampled_avx512(const calc_state *s, uint64_t key, uint64_t from, size_t n,
+			       calcbatch_outcome *out)
+{
+	vec table = need_table();
+	const uint64_t *urg_tab = urgency_table();
+	feed f = {.s = s, .turns = !s->hand, .key = key, .from = from, .n = n};
+	calc_state same[LANES];
+	for (int i = 0; i < LANES; i++)
+		same[i] = *s;
+	lanes_load(&f.start, same, LANES, table);
+	if (f.start.bad) { /* a pile too long for the lanes: every game is */
+		for (size_t k = 0; k < n; k++) {
+			calc_state c = resampled(s, key, from, k);
+			out[k] = greedy_one(&c);
+		}
+		return n;
+	}
+	f.nunseen = calc_unseen_by_rank(s, f.unseen);
+	lanes g = f.start;
+	__mmask8 busy = feed_start(&f, &g, 0xFF);
+	g.bad = (__mmask8)~busy;
+	vec urg = lanes_urgency(&g, _mm512_setzero_si512(), busy, urg_tab);
+	size_t replayed = 0;
+	while (busy) {
+		__mmask8 over = busy & (__mmask8)~greedy_step(&g, &urg, table, urg_tab);
+		if (!over)
+			continue;
+		replayed += feed_finish(&f, &g, over, out);
+		__mmask8 again = feed_start(&f, &g, over);
+		g.bad |= (__mmask8)(over & ~again);
+		busy = (__mmask8)((busy & ~over) | again);
+		urg = lanes_urgency(&g, urg, again, urg_tab);
+	}
 	return replayed;
 }
 
@@ -1171,6 +1309,36 @@ size_t calcbatch_greedy(const calc_state *states, size_t n, calcbatch_outcome *o
 		calcbatch_outcome o = greedy_one(&states[g]);
 		if (memcmp(&o, &out[g], sizeof o))
 			die("internal error: batched greedy game %zu differs from the scalar playout", g);
+	}
+#endif
+	return replayed;
+}
+
+size_t calcbatch_resampled(const calc_state *s, uint64_t key, uint64_t from, size_t n,
+			   calcbatch_outcome *out)
+{
+	size_t replayed = 0;
+#ifdef CALCBATCH_SIMD
+	if (isa_path() >= ISA_AVX512)
+		replayed = resampled_avx512(s, key, from, n, out);
+	else
+#endif
+	{
+		enum { CHUNK = 64 };
+		calc_state c[CHUNK];
+		for (size_t k = 0; k < n; k += CHUNK) {
+			size_t m = n - k < CHUNK ? n - k : CHUNK;
+			for (size_t j = 0; j < m; j++)
+				c[j] = resampled(s, key, from, k + j);
+			replayed += calcbatch_greedy(c, m, out + k);
+		}
+	}
+#ifdef YOMI_DEBUG
+	for (size_t k = 0; k < n; k++) {
+		calc_state c = resampled(s, key, from, k);
+		calcbatch_outcome o = greedy_one(&c);
+		if (memcmp(&o, &out[k], sizeof o))
+			die("internal error: resampled greedy game %zu differs from the scalar playout", k);
 	}
 #endif
 	return replayed;

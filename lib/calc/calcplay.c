@@ -284,19 +284,12 @@ static double rollout_value(calcbatch_outcome o)
  * value. Returns their sum. */
 static double rollouts(const calc_state *s, uint64_t key, uint64_t from, size_t n, float *out)
 {
-	enum { CHUNK = 64 };
-	calc_state c[CHUNK];
+	enum { CHUNK = 256 };
 	calcbatch_outcome o[CHUNK];
 	double v = 0;
 	for (size_t k = 0; k < n; k += CHUNK) {
 		size_t m = n - k < CHUNK ? n - k : CHUNK;
-		for (size_t j = 0; j < m; j++) {
-			rng rr;
-			rng_stream(&rr, key, from + k + j);
-			c[j] = *s;
-			calc_resample(&c[j], &rr);
-		}
-		calcbatch_greedy(c, m, o);
+		calcbatch_resampled(s, key, from + k, m, o);
 		for (size_t j = 0; j < m; j++) {
 			out[k + j] = (float)rollout_value(o[j]);
 			v += out[k + j];

@@ -802,6 +802,50 @@ static void batch_greedy_on_path(isa_path_id path)
 	      replayed, got[0].steps, got[0].rest);
 }
 
+/* Resampled greedy games (calcbatch_resampled) equal the greedy playout
+ * from the states calc_resample makes with the same streams: from the
+ * middle of games in every variant, with the hand there or just placed
+ * (the next card face down, as best's leaves are), over a count that
+ * leaves the lanes a ragged end, and from a pile too long for a lane. */
+static void resampled_on_path(isa_path_id path)
+{
+	enum { NPOS = 120, NG = 37 };
+	calcbatch_outcome got[NG];
+	int differ = 0, m[CALC_MAX_MOVES];
+	for (int i = 0; i < NPOS; i++) {
+		calc_state s;
+		mid_game(i & 3, (uint64_t)(1000 + i), i % 40, &s);
+		int nm = s.hand ? calc_moves(&s, m, true) : 0;
+		if (i % 2 && nm)
+			calc_play_unturned(&s, m[nm - 1]);
+		calcbatch_resampled(&s, 77, (uint64_t)i, NG, got);
+		for (int k = 0; k < NG; k++) {
+			calc_state a = s;
+			rng r;
+			rng_stream(&r, 77, (uint64_t)(i + k));
+			calc_resample(&a, &r);
+			calc_greedy_playout(&a);
+			differ += got[k].success != calc_success(&a) || got[k].rest != calc_rest(&a) ||
+				  got[k].steps != a.steps;
+		}
+	}
+	const char *name = isa_name(path);
+	CHECK(!differ, "%s: resampled greedy games equal the greedy playout (%d of %d differ)", name,
+	      differ, NPOS * NG);
+	calc_state a = deal(DOWN, 0);
+	for (int k = 0; k < 33; k++)
+		calc_play(&a, CALC_MOVE(0, 4));
+	size_t replayed = calcbatch_resampled(&a, 5, 0, 3, got);
+	rng r;
+	rng_stream(&r, 5, 2);
+	calc_resample(&a, &r);
+	calc_greedy_playout(&a);
+	size_t want = path == ISA_AVX2 ? 0 : 3;
+	CHECK(replayed == want && got[2].rest == calc_rest(&a) && got[2].steps == a.steps,
+	      "%s: resampled games from a 33-card pile, %zu replayed (rest %d)", name, replayed,
+	      got[2].rest);
+}
+
 static void test_batch_greedy_equals_playout(void)
 {
 	/* On every instruction-set path the machine has. */
@@ -809,6 +853,7 @@ static void test_batch_greedy_equals_playout(void)
 	for (int p = 0; p <= (int)isa_machine(); p++) {
 		isa_force((isa_path_id)p);
 		batch_greedy_on_path((isa_path_id)p);
+		resampled_on_path((isa_path_id)p);
 	}
 	isa_force(had);
 }
