@@ -33,6 +33,16 @@ static calcbatch_outcome greedy_one(const calc_state *from)
 	return calcbatch_outcome_of(&s);
 }
 
+/* The outcome of a lane whose game is over, from its FOUND and STEPS
+ * (nibble k: the cards on foundation k), for either vector path. */
+static calcbatch_outcome lane_outcome(uint64_t found, uint64_t steps)
+{
+	int placed = 0;
+	for (int k = 0; k < 4; k++)
+		placed += (int)(found >> 4 * k & 0xF);
+	return (calcbatch_outcome){(uint8_t)(found == 0xDDDD), (uint8_t)(52 - placed), (uint16_t)steps};
+}
+
 /* S's game K (its unseen cards in the order stream (KEY, FROM + K)
  * draws) as a state: for the replay of a lane given up, and for the
  * paths without the lanes. */
@@ -289,15 +299,6 @@ static inline void advance(lanes *g, __mmask8 m, vec k4, vec table)
 	g->NEED = _mm512_mask_or_epi64(g->NEED, m, kept, _mm512_sllv_epi64(need, k4));
 }
 
-/* The outcome of a lane whose game is over, from its FOUND and STEPS. */
-static calcbatch_outcome lane_outcome(uint64_t found, uint64_t steps)
-{
-	int placed = 0;
-	for (int k = 0; k < 4; k++)
-		placed += (int)(found >> 4 * k & 0xF);
-	return (calcbatch_outcome){(uint8_t)(found == 0xDDDD), (uint8_t)(52 - placed), (uint16_t)steps};
-}
-
 /* The outcomes of the first N lanes; a lane given up is played again by
  * REPLAY(ctx, i). Returns how many were. */
 static size_t lanes_outcomes(const lanes *g, int n, calcbatch_outcome *out,
@@ -404,7 +405,7 @@ static inline vec lanes_urgency(const lanes *g, vec urg, __mmask8 m, const uint6
  * plus the cards the pile holds that are needed sooner than the hand
  * (the first such pile on ties). One move in every lane whose game goes
  * on; returns those lanes. */
-static inline __mmask8 greedy_step(lanes *g, vec *urgp, vec table, const uint64_t *urg_tab)
+static inline __attribute__((always_inline)) __mmask8 greedy_step(lanes *g, vec *urgp, vec table, const uint64_t *urg_tab)
 {
 	const vec F = V(0xF), ONE = V(1), LOW = V(0x0F0F0F0F0F0F0F0F);
 	/* vpshufb indices copying byte 0 of each 64-bit lane to all eight */
@@ -1197,41 +1198,50 @@ static inline void count8(counts8 *c, v8 m, v8 p, v8 r, int sign)
 	}
 }
 
+/* One move of each greedy game still going, move for move as
+ * greedy_step; returns the lanes that moved. *REFILL counts the moves
+ * to HN's next refill. */
+static inline __attribute__((always_inline)) v8 greedy_step8(lanes8 *g, counts8 *c, const v8 tab[4], const uint64_t *urg_tab,
+			      int *refill)
+{
+	const v8 ZERO = S8(0);
+	v8 zh = zero_nibbles16(XOR(g->NEED, times_1111(g->H)));
+	v8 z = ZERO;
+	for (int k = 0; k < 4; k++)
+		z = OR(z, _mm256_slli_epi32(zero_nibbles16(XOR(g->TOPS, g->NB[k])), k));
+	v8 live = ANDNOT(g->BAD, S8(-1));
+	v8 tf = ANDNOT(_mm256_cmpeq_epi32(z, ZERO), live);
+	v8 hand = ANDNOT(OR(tf, _mm256_cmpeq_epi32(g->H, ZERO)), live);
+	v8 hf = ANDNOT(_mm256_cmpeq_epi32(zh, ZERO), hand), pl = ANDNOT(hf, hand);
+	if (!any8(OR(tf, hand)))
+		return ZERO;
+	v8 b = lowest_bit8(BLEND(tf, zh, z));
+	v8 k = AND(BLEND(tf, _mm256_srli_epi32(b, 2), b), S8(3));
+	v8 to = place8(g, c, pl);
+	v8 p = AND(BLEND(pl, _mm256_srli_epi32(b, 2), to), S8(3));
+	count8(c, pl, p, g->H, 1);
+	v8 top = piles8(g, pl, tf, p);
+	count8(c, tf, p, top, -1);
+	turn8(g, hand);
+	if (--*refill == 0) {
+		refill8(g);
+		*refill = 3;
+	}
+	v8 fm = OR(tf, hf);
+	advance8(g, fm, k, tab);
+	v8 idx = _mm256_slli_epi32(AND(g->FOUND, S8(0xFFFF)), 1);
+	c->URG[0] = _mm256_mask_i32gather_epi32(c->URG[0], (const int *)urg_tab, idx, fm, 4);
+	c->URG[1] = _mm256_mask_i32gather_epi32(c->URG[1], (const int *)urg_tab + 1, idx, fm, 4);
+	g->STEPS = _mm256_sub_epi32(g->STEPS, OR(tf, hand));
+	return OR(tf, hand);
+}
+
 /* Greedy games, move for move as greedy_lanes. */
 static void greedy_lanes8(lanes8 *g, counts8 *c, const v8 tab[4], const uint64_t *urg_tab)
 {
-	const v8 ZERO = S8(0);
 	int refill = 3;
-	for (;;) {
-		v8 zh = zero_nibbles16(XOR(g->NEED, times_1111(g->H)));
-		v8 z = ZERO;
-		for (int k = 0; k < 4; k++)
-			z = OR(z, _mm256_slli_epi32(zero_nibbles16(XOR(g->TOPS, g->NB[k])), k));
-		v8 live = ANDNOT(g->BAD, S8(-1));
-		v8 tf = ANDNOT(_mm256_cmpeq_epi32(z, ZERO), live);
-		v8 hand = ANDNOT(OR(tf, _mm256_cmpeq_epi32(g->H, ZERO)), live);
-		v8 hf = ANDNOT(_mm256_cmpeq_epi32(zh, ZERO), hand), pl = ANDNOT(hf, hand);
-		if (!any8(OR(tf, hand)))
-			break;
-		v8 b = lowest_bit8(BLEND(tf, zh, z));
-		v8 k = AND(BLEND(tf, _mm256_srli_epi32(b, 2), b), S8(3));
-		v8 to = place8(g, c, pl);
-		v8 p = AND(BLEND(pl, _mm256_srli_epi32(b, 2), to), S8(3));
-		count8(c, pl, p, g->H, 1);
-		v8 top = piles8(g, pl, tf, p);
-		count8(c, tf, p, top, -1);
-		turn8(g, hand);
-		if (--refill == 0) {
-			refill8(g);
-			refill = 3;
-		}
-		v8 fm = OR(tf, hf);
-		advance8(g, fm, k, tab);
-		v8 idx = _mm256_slli_epi32(AND(g->FOUND, S8(0xFFFF)), 1);
-		c->URG[0] = _mm256_mask_i32gather_epi32(c->URG[0], (const int *)urg_tab, idx, fm, 4);
-		c->URG[1] = _mm256_mask_i32gather_epi32(c->URG[1], (const int *)urg_tab + 1, idx, fm, 4);
-		g->STEPS = _mm256_sub_epi32(g->STEPS, OR(tf, hand));
-	}
+	while (any8(greedy_step8(g, c, tab, urg_tab, &refill)))
+		;
 }
 
 static size_t greedy_avx2(const calc_state *states, size_t n, calcbatch_outcome *out)
@@ -1249,6 +1259,143 @@ static size_t greedy_avx2(const calc_state *states, size_t n, calcbatch_outcome 
 		counts8_load(&c, states + b, m, urg_tab, g.FOUND);
 		greedy_lanes8(&g, &c, tab, urg_tab);
 		replayed += lanes8_outcomes(&g, m, out + b, greedy_replay, states + b);
+	}
+	return replayed;
+}
+
+/* calcbatch_resampled on the AVX2 lanes, as on the AVX-512 ones (feed):
+ * the position loaded once, as START, C0 and its piles (PILE), and a lane
+ * whose game ends restarted from them with its own stock. */
+typedef struct {
+	const calc_state *s;
+	lanes8 start;
+	counts8 c0;
+	uint8_t pile[4][64]; /* a lane's piles at S */
+	uint8_t unseen[52];
+	int nunseen;
+	bool turns;
+	uint64_t key, from;
+	size_t n, next;
+	size_t game[8];
+} feed8;
+
+/* Starts the next games in the lanes of M (a byte a lane) while games are
+ * left; returns the lanes started, as a vector mask. */
+static v8 feed8_start(feed8 *f, lanes8 *g, counts8 *c, unsigned m)
+{
+	uint32_t on[8] = {0}, hand[8];
+	_mm256_storeu_si256((v8 *)hand, g->H);
+	for (int q = 0; q < 8 && f->next < f->n; q++) {
+		if (!(m >> q & 1))
+			continue;
+		uint8_t cards[65] = {0}; /* the stock after the hand, padded */
+		rng r;
+		memcpy(cards, f->unseen, (size_t)f->nunseen);
+		rng_stream(&r, f->key, f->from + f->next);
+		calc_shuffle_unseen(cards, f->nunseen, &r);
+		memcpy(g->cards->stock[q], cards + f->turns, sizeof g->cards->stock[q] - 1);
+		memcpy(g->cards->pile[q], f->pile, sizeof f->pile);
+		if (f->turns)
+			hand[q] = cards[0];
+		f->game[q] = f->next++;
+		on[q] = ~0u;
+	}
+	v8 st = _mm256_loadu_si256((const v8 *)on);
+	if (f->turns)
+		g->H = BLEND(st, g->H, _mm256_loadu_si256((const v8 *)hand));
+	else
+		g->H = BLEND(st, g->H, f->start.H);
+	const lanes8 *a = &f->start;
+	g->TOPS = BLEND(st, g->TOPS, a->TOPS);
+	g->SECS = BLEND(st, g->SECS, a->SECS);
+	g->LENS = BLEND(st, g->LENS, a->LENS);
+	g->FOUND = BLEND(st, g->FOUND, a->FOUND);
+	g->NEED = BLEND(st, g->NEED, a->NEED);
+	g->NP = BLEND(st, g->NP, a->NP);
+	g->STEPS = BLEND(st, g->STEPS, a->STEPS);
+	g->NEXT = BLEND(st, g->NEXT, S8(0));
+	g->BAD = ANDNOT(st, g->BAD);
+	for (int k = 0; k < 4; k++) {
+		g->NB[k] = BLEND(st, g->NB[k], a->NB[k]);
+		c->CL[k] = BLEND(st, c->CL[k], f->c0.CL[k]);
+		c->CH[k] = BLEND(st, c->CH[k], f->c0.CH[k]);
+	}
+	c->URG[0] = BLEND(st, c->URG[0], f->c0.URG[0]);
+	c->URG[1] = BLEND(st, c->URG[1], f->c0.URG[1]);
+	return st;
+}
+
+/* The outcomes of the games in the lanes of M, which are over; a lane
+ * given up is replayed. Returns how many were. */
+static size_t feed8_finish(const feed8 *f, const lanes8 *g, unsigned m, calcbatch_outcome *out)
+{
+	uint32_t found[8], steps[8], bad[8];
+	size_t replayed = 0;
+	_mm256_storeu_si256((v8 *)found, g->FOUND);
+	_mm256_storeu_si256((v8 *)steps, g->STEPS);
+	_mm256_storeu_si256((v8 *)bad, g->BAD);
+	for (int q = 0; q < 8; q++) {
+		if (!(m >> q & 1))
+			continue;
+		size_t k = f->game[q];
+		if (bad[q]) {
+			calc_state c = resampled(f->s, f->key, f->from, k);
+			out[k] = greedy_one(&c);
+			replayed++;
+		} else
+			out[k] = lane_outcome(found[q], steps[q]);
+	}
+	return replayed;
+}
+
+/* The lanes of a vector mask, as bits, and back. */
+static inline unsigned lanes8_bits(v8 m)
+{
+	return (unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(m));
+}
+
+static inline v8 lanes8_of(unsigned bits)
+{
+	const v8 bit = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
+	return _mm256_cmpeq_epi32(AND(S8(bits), bit), bit);
+}
+
+static size_t resampled_avx2(const calc_state *s, uint64_t key, uint64_t from, size_t n,
+			     calcbatch_outcome *out)
+{
+	static _Thread_local cards8 cards;
+	feed8 f;
+	lanes8 g = {.cards = &cards};
+	counts8 c;
+	v8 tab[4];
+	need_tables(tab);
+	const uint64_t *urg_tab = urgency_table();
+	calc_state same[8];
+	for (int q = 0; q < 8; q++)
+		same[q] = *s;
+	f = (feed8){.s = s, .turns = !s->hand, .key = key, .from = from, .n = n};
+	lanes8_load_states(&g, same, 8, tab);
+	counts8_load(&f.c0, same, 8, urg_tab, g.FOUND);
+	f.start = g;
+	memcpy(f.pile, cards.pile[0], sizeof f.pile);
+	f.nunseen = calc_unseen_by_rank(s, f.unseen);
+	unsigned busy = lanes8_bits(feed8_start(&f, &g, &c, 0xFF));
+	g.BAD = lanes8_of(~busy); /* lanes without a game stay still */
+	refill8(&g);
+	int refill = 3;
+	size_t replayed = 0;
+	while (busy) {
+		unsigned over = busy & ~lanes8_bits(greedy_step8(&g, &c, tab, urg_tab, &refill));
+		if (!over)
+			continue;
+		replayed += feed8_finish(&f, &g, over, out);
+		unsigned again = lanes8_bits(feed8_start(&f, &g, &c, over));
+		if (again) { /* their HN from their own stocks */
+			refill8(&g);
+			refill = 3;
+		}
+		g.BAD = OR(g.BAD, lanes8_of(over & ~again));
+		busy = (busy & ~over) | again;
 	}
 	return replayed;
 }
@@ -1321,6 +1468,8 @@ size_t calcbatch_resampled(const calc_state *s, uint64_t key, uint64_t from, siz
 #ifdef CALCBATCH_SIMD
 	if (isa_path() >= ISA_AVX512)
 		replayed = resampled_avx512(s, key, from, n, out);
+	else if (isa_path() == ISA_AVX2)
+		replayed = resampled_avx2(s, key, from, n, out);
 	else
 #endif
 	{

@@ -814,14 +814,20 @@ static void resampled_on_path(isa_path_id path)
 	int differ = 0, m[CALC_MAX_MOVES];
 	for (int i = 0; i < NPOS; i++) {
 		calc_state s;
-		mid_game(i & 3, (uint64_t)(1000 + i), i % 40, &s);
+		/* The last few from the last card: no card left to turn. */
+		mid_game(i & 3, (uint64_t)(1000 + i), i < NPOS - 6 ? i % 40 : 0, &s);
+		rng r;
+		rng_stream(&r, 78, (uint64_t)i);
+		while (i >= NPOS - 6 && s.next < s.ncards) {
+			int nr = calc_moves(&s, m, false);
+			calc_play(&s, m[rng_below32(&r, (uint32_t)nr)]);
+		}
 		int nm = s.hand ? calc_moves(&s, m, true) : 0;
 		if (i % 2 && nm)
 			calc_play_unturned(&s, m[nm - 1]);
 		calcbatch_resampled(&s, 77, (uint64_t)i, NG, got);
 		for (int k = 0; k < NG; k++) {
 			calc_state a = s;
-			rng r;
 			rng_stream(&r, 77, (uint64_t)(i + k));
 			calc_resample(&a, &r);
 			calc_greedy_playout(&a);
