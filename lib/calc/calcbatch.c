@@ -486,116 +486,6 @@ static size_t greedy_avx512(const calc_state *states, size_t n, calcbatch_outcom
 	return replayed;
 }
 
-/* The games of calcbatch_resampled on the lanes: every game starts from
- * one position, whose words are loaded once (START), so a lane whose
- * game ends takes the next game at once by a masked copy and the words
- * of its own stock, and the lanes stay busy to the last games. */
-typedef struct {
-	const calc_state *s;
-	lanes start;        /* every lane at S, its card turned as lanes_load turns it */
-	uint8_t unseen[52]; /* S's unseen cards by rank */
-	int nunseen;
-	bool turns;         /* S's hand is empty: a game's first card is its hand */
-	uint64_t key, from;
-	size_t n, next;     /* the games, and the next to start */
-	size_t game[LANES]; /* the game each lane plays */
-} feed;
-
-/* Starts the next games in the lanes of M while games are left; returns
- * the lanes started. */
-static __mmask8 feed_start(feed *f, lanes *g, __mmask8 m)
-{
-	__mmask8 started = 0;
-	for (int i = 0; i < LANES && f->next < f->n; i++) {
-		__mmask8 lane = (__mmask8)(1u << i);
-		if (!(m & lane))
-			continue;
-		uint8_t cards[80] = {0}; /* a stock after the hand, padded as lanes_load pads */
-		rng r;
-		memcpy(cards, f->unseen, (size_t)f->nunseen);
-		rng_stream(&r, f->key, f->from + f->next);
-		calc_shuffle_unseen(cards, f->nunseen, &r);
-		if (f->turns)
-			g->H = _mm512_mask_set1_epi64(g->H, lane, cards[0]);
-		for (int j = 0; j < 4; j++)
-			g->S[j] = _mm512_mask_set1_epi64(g->S[j], lane,
-							 (long long)pack16(cards + f->turns + 16 * j));
-		f->game[i] = f->next++;
-		started |= lane;
-	}
-	for (int p = 0; p < 4; p++) {
-		g->L[p] = _mm512_mask_mov_epi64(g->L[p], started, f->start.L[p]);
-		g->U[p] = _mm512_mask_mov_epi64(g->U[p], started, f->start.U[p]);
-		g->C[p] = _mm512_mask_mov_epi64(g->C[p], started, f->start.C[p]);
-	}
-	if (!f->turns)
-		g->H = _mm512_mask_mov_epi64(g->H, started, f->start.H);
-	g->FOUND = _mm512_mask_mov_epi64(g->FOUND, started, f->start.FOUND);
-	g->NEED = _mm512_mask_mov_epi64(g->NEED, started, f->start.NEED);
-	g->NP = _mm512_mask_mov_epi64(g->NP, started, f->start.NP);
-	g->STEPS = _mm512_mask_mov_epi64(g->STEPS, started, f->start.STEPS);
-	g->bad &= (__mmask8)~started;
-	return started;
-}
-
-/* The outcomes of the games in the lanes of M, which are over; a lane
- * given up is replayed. Returns how many were. */
-static size_t feed_finish(const feed *f, const lanes *g, __mmask8 m, calcbatch_outcome *out)
-{
-	uint64_t fw[LANES], stw[LANES];
-	size_t replayed = 0;
-	_mm512_storeu_si512(fw, g->FOUND);
-	_mm512_storeu_si512(stw, g->STEPS);
-	for (int i = 0; i < LANES; i++) {
-		if (!(m >> i & 1))
-			continue;
-		size_t k = f->game[i];
-		if (g->bad >> i & 1) {
-			calc_state c = resampled(f->s, f->key, f->from, k);
-			out[k] = greedy_one(&c);
-			replayed++;
-		} else
-			out[k] = lane_outcome(fw[i], stw[i]);
-	}
-	return replayed;
-}
-
-static size_t resampled_avx512(const calc_state *s, uint64_t key, uint64_t from, size_t n,
-			       calcbatch_outcome *out)
-{
-	vec table = need_table();
-	const uint64_t *urg_tab = urgency_table();
-	feed f = {.s = s, .turns = !s->hand, .key = key, .from = from, .n = n};
-	calc_state same[LANES];
-	for (int i = 0; i < LANES; i++)
-		same[i] = *s;
-	lanes_load(&f.start, same, LANES, table);
-	if (f.start.bad) { /* a pile too long for the lanes: every game is */
-		for (size_t k = 0; k < n; k++) {
-			calc_state c = resampled(s, key, from, k);
-			out[k] = greedy_one(&c);
-		}
-		return n;
-	}
-	f.nunseen = calc_unseen_by_rank(s, f.unseen);
-	lanes g = f.start;
-	__mmask8 busy = feed_start(&f, &g, 0xFF);
-	g.bad = (__mmask8)~busy;
-	vec urg = lanes_urgency(&g, _mm512_setzero_si512(), busy, urg_tab);
-	size_t replayed = 0;
-	while (busy) {
-		__mmask8 over = busy & (__mmask8)~greedy_step(&g, &urg, table, urg_tab);
-		if (!over)
-			continue;
-		replayed += feed_finish(&f, &g, over, out);
-		__mmask8 again = feed_start(&f, &g, over);
-		g.bad |= (__mmask8)(over & ~again);
-		busy = (__mmask8)((busy & ~over) | again);
-		urg = lanes_urgency(&g, urg, again, urg_tab);
-	}
-	return replayed;
-}
-
 ISA_END
 
 /* The AVX2 path: eight games, one per 32-bit lane of a 256-bit vector.
@@ -962,22 +852,23 @@ static size_t random_avx2(int variant, const uint8_t (*decks)[52], const rng *ge
 	}
 	return replayed;
 }
-/* Shuffles (calc_shuffle) four decks at once, the rest one by one: a
+/* Shuffles four decks at once as shuffle16 does (calc_shuffle, and
+ * calc_resample's draw of the unseen cards), the rest one by one: a
  * 64-bit lane draws one deck's numbers as rng_next, each output four
  * 16-bit swap indices as shuffle16 takes them (draw d of a deck of N
  * cards: bound N - d, swapping card N - 1 - d). A product whose low half
  * falls below 65536 mod the bound would be rejected by shuffle16, so that
- * deck's numbers shift: it is shuffled again by calc_shuffle. */
+ * deck's numbers shift: it is shuffled again by shuffle16 itself. */
 enum { SHUF_OUTS = 13 }; /* generator outputs for 51 swaps */
 typedef struct {
 	v8 bound[SHUF_OUTS], reject_below[SHUF_OUTS];
-	int variant, nout, ncards;
+	int nout, ncards;
 } shuffle_plan;
 
-static void shuffle_plan_make(shuffle_plan *pl, int variant)
+/* The plan for decks of NCARDS cards (at most 52). */
+static void shuffle_plan_make(shuffle_plan *pl, int ncards)
 {
-	pl->variant = variant;
-	pl->ncards = calc_stock_size(variant);
+	pl->ncards = ncards;
 	pl->nout = (pl->ncards - 1 + 3) / 4;
 	for (int r = 0; r < pl->nout; r++) {
 		uint16_t b[16], t[16];
@@ -991,6 +882,8 @@ static void shuffle_plan_make(shuffle_plan *pl, int variant)
 	}
 }
 
+/* DECKS[g] (g < N) becomes SORTED (52 bytes, the cards then zeros) in
+ * the order GENS[g] draws, and GENS[g] is left as shuffle16 leaves it. */
 static void shuffle4(const shuffle_plan *pl, const uint8_t *sorted, rng *gens, int n,
 		     uint8_t (*decks)[52])
 {
@@ -1040,7 +933,8 @@ static void shuffle4(const shuffle_plan *pl, const uint8_t *sorted, rng *gens, i
 	int redo = _mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpeq_epi64(doubt, S8(0)))) ^ 15;
 	for (int g = 0; g < n; g++) {
 		if (redo >> g & 1) {
-			calc_shuffle(pl->variant, &gens[g], decks[g]);
+			memcpy(decks[g], sorted, 52);
+			calc_shuffle_unseen(decks[g], pl->ncards, &gens[g]);
 			continue;
 		}
 		for (int k = 0; k < 4; k++)
@@ -1052,10 +946,47 @@ static void shuffle4(const shuffle_plan *pl, const uint8_t *sorted, rng *gens, i
 static void shuffle_avx2(int variant, rng *gens, size_t n, uint8_t (*decks)[52])
 {
 	shuffle_plan pl;
-	shuffle_plan_make(&pl, variant);
+	shuffle_plan_make(&pl, calc_stock_size(variant));
 	const uint8_t *sorted = calc_sorted_stock(variant);
 	for (size_t b = 0; b < n; b += 4)
 		shuffle4(&pl, sorted, gens + b, n - b < 4 ? (int)(n - b) : 4, decks + b);
+}
+
+/* The stocks of calcbatch_resampled's games in game order: game k's is
+ * the position's unseen cards in the order stream (KEY, FROM + k) draws
+ * (as calc_resample draws it), four games shuffled at a time. */
+typedef struct {
+	shuffle_plan plan;
+	uint8_t sorted[52]; /* the unseen cards by rank, then zeros */
+	uint8_t deck[4][52];
+	uint64_t key, from;
+	size_t next; /* the game of deck[at] */
+	int at, ready;
+} stocks;
+
+static void stocks_init(stocks *st, const calc_state *s, uint64_t key, uint64_t from)
+{
+	memset(st->sorted, 0, sizeof st->sorted);
+	shuffle_plan_make(&st->plan, calc_unseen_by_rank(s, st->sorted));
+	st->key = key;
+	st->from = from;
+	st->next = 0;
+	st->at = st->ready = 0;
+}
+
+/* The next game's stock into OUT (52 bytes); returns the game. */
+static size_t stocks_take(stocks *st, uint8_t *out)
+{
+	if (st->at == st->ready) {
+		rng gens[4];
+		for (int g = 0; g < 4; g++)
+			rng_stream(&gens[g], st->key, st->from + st->next + (size_t)g);
+		shuffle4(&st->plan, st->sorted, gens, 4, st->deck);
+		st->at = 0;
+		st->ready = 4;
+	}
+	memcpy(out, st->deck[st->at++], 52);
+	return st->next++;
 }
 
 /* Greedy: also each pile's cards of each rank, CL[p] and CH[p] nibble r
@@ -1271,11 +1202,9 @@ typedef struct {
 	lanes8 start;
 	counts8 c0;
 	uint8_t pile[4][64]; /* a lane's piles at S */
-	uint8_t unseen[52];
-	int nunseen;
 	bool turns;
-	uint64_t key, from;
-	size_t n, next;
+	stocks st;
+	size_t n;
 	size_t game[8];
 } feed8;
 
@@ -1285,19 +1214,15 @@ static v8 feed8_start(feed8 *f, lanes8 *g, counts8 *c, unsigned m)
 {
 	uint32_t on[8] = {0}, hand[8];
 	_mm256_storeu_si256((v8 *)hand, g->H);
-	for (int q = 0; q < 8 && f->next < f->n; q++) {
+	for (int q = 0; q < 8 && f->st.next < f->n; q++) {
 		if (!(m >> q & 1))
 			continue;
 		uint8_t cards[65] = {0}; /* the stock after the hand, padded */
-		rng r;
-		memcpy(cards, f->unseen, (size_t)f->nunseen);
-		rng_stream(&r, f->key, f->from + f->next);
-		calc_shuffle_unseen(cards, f->nunseen, &r);
+		f->game[q] = stocks_take(&f->st, cards);
 		memcpy(g->cards->stock[q], cards + f->turns, sizeof g->cards->stock[q] - 1);
 		memcpy(g->cards->pile[q], f->pile, sizeof f->pile);
 		if (f->turns)
 			hand[q] = cards[0];
-		f->game[q] = f->next++;
 		on[q] = ~0u;
 	}
 	v8 st = _mm256_loadu_si256((const v8 *)on);
@@ -1339,7 +1264,7 @@ static size_t feed8_finish(const feed8 *f, const lanes8 *g, unsigned m, calcbatc
 			continue;
 		size_t k = f->game[q];
 		if (bad[q]) {
-			calc_state c = resampled(f->s, f->key, f->from, k);
+			calc_state c = resampled(f->s, f->st.key, f->st.from, k);
 			out[k] = greedy_one(&c);
 			replayed++;
 		} else
@@ -1373,12 +1298,12 @@ static size_t resampled_avx2(const calc_state *s, uint64_t key, uint64_t from, s
 	calc_state same[8];
 	for (int q = 0; q < 8; q++)
 		same[q] = *s;
-	f = (feed8){.s = s, .turns = !s->hand, .key = key, .from = from, .n = n};
+	f = (feed8){.s = s, .turns = !s->hand, .n = n};
 	lanes8_load_states(&g, same, 8, tab);
 	counts8_load(&f.c0, same, 8, urg_tab, g.FOUND);
 	f.start = g;
 	memcpy(f.pile, cards.pile[0], sizeof f.pile);
-	f.nunseen = calc_unseen_by_rank(s, f.unseen);
+	stocks_init(&f.st, s, key, from);
 	unsigned busy = lanes8_bits(feed8_start(&f, &g, &c, 0xFF));
 	g.BAD = lanes8_of(~busy); /* lanes without a game stay still */
 	refill8(&g);
@@ -1400,6 +1325,114 @@ static size_t resampled_avx2(const calc_state *s, uint64_t key, uint64_t from, s
 	return replayed;
 }
 
+
+ISA_END
+
+/* The AVX-512 path again, for what uses the shuffles above. */
+ISA_BEGIN_AVX512
+/* The games of calcbatch_resampled on the lanes: every game starts from
+ * one position, whose words are loaded once (START), so a lane whose
+ * game ends takes the next game at once by a masked copy and the words
+ * of its own stock, and the lanes stay busy to the last games. */
+typedef struct {
+	const calc_state *s;
+	lanes start;        /* every lane at S, its card turned as lanes_load turns it */
+	bool turns;         /* S's hand is empty: a game's first card is its hand */
+	stocks st;          /* the games' stocks, in order */
+	size_t n;           /* the games */
+	size_t game[LANES]; /* the game each lane plays */
+} feed;
+
+/* Starts the next games in the lanes of M while games are left; returns
+ * the lanes started. */
+static __mmask8 feed_start(feed *f, lanes *g, __mmask8 m)
+{
+	__mmask8 started = 0;
+	for (int i = 0; i < LANES && f->st.next < f->n; i++) {
+		__mmask8 lane = (__mmask8)(1u << i);
+		if (!(m & lane))
+			continue;
+		uint8_t cards[80] = {0}; /* a stock after the hand, padded as lanes_load pads */
+		f->game[i] = stocks_take(&f->st, cards);
+		if (f->turns)
+			g->H = _mm512_mask_set1_epi64(g->H, lane, cards[0]);
+		for (int j = 0; j < 4; j++)
+			g->S[j] = _mm512_mask_set1_epi64(g->S[j], lane,
+							 (long long)pack16(cards + f->turns + 16 * j));
+		started |= lane;
+	}
+	for (int p = 0; p < 4; p++) {
+		g->L[p] = _mm512_mask_mov_epi64(g->L[p], started, f->start.L[p]);
+		g->U[p] = _mm512_mask_mov_epi64(g->U[p], started, f->start.U[p]);
+		g->C[p] = _mm512_mask_mov_epi64(g->C[p], started, f->start.C[p]);
+	}
+	if (!f->turns)
+		g->H = _mm512_mask_mov_epi64(g->H, started, f->start.H);
+	g->FOUND = _mm512_mask_mov_epi64(g->FOUND, started, f->start.FOUND);
+	g->NEED = _mm512_mask_mov_epi64(g->NEED, started, f->start.NEED);
+	g->NP = _mm512_mask_mov_epi64(g->NP, started, f->start.NP);
+	g->STEPS = _mm512_mask_mov_epi64(g->STEPS, started, f->start.STEPS);
+	g->bad &= (__mmask8)~started;
+	return started;
+}
+
+/* The outcomes of the games in the lanes of M, which are over; a lane
+ * given up is replayed. Returns how many were. */
+static size_t feed_finish(const feed *f, const lanes *g, __mmask8 m, calcbatch_outcome *out)
+{
+	uint64_t fw[LANES], stw[LANES];
+	size_t replayed = 0;
+	_mm512_storeu_si512(fw, g->FOUND);
+	_mm512_storeu_si512(stw, g->STEPS);
+	for (int i = 0; i < LANES; i++) {
+		if (!(m >> i & 1))
+			continue;
+		size_t k = f->game[i];
+		if (g->bad >> i & 1) {
+			calc_state c = resampled(f->s, f->st.key, f->st.from, k);
+			out[k] = greedy_one(&c);
+			replayed++;
+		} else
+			out[k] = lane_outcome(fw[i], stw[i]);
+	}
+	return replayed;
+}
+
+static size_t resampled_avx512(const calc_state *s, uint64_t key, uint64_t from, size_t n,
+			       calcbatch_outcome *out)
+{
+	vec table = need_table();
+	const uint64_t *urg_tab = urgency_table();
+	feed f = {.s = s, .turns = !s->hand, .n = n};
+	calc_state same[LANES];
+	for (int i = 0; i < LANES; i++)
+		same[i] = *s;
+	lanes_load(&f.start, same, LANES, table);
+	if (f.start.bad) { /* a pile too long for the lanes: every game is */
+		for (size_t k = 0; k < n; k++) {
+			calc_state c = resampled(s, key, from, k);
+			out[k] = greedy_one(&c);
+		}
+		return n;
+	}
+	stocks_init(&f.st, s, key, from);
+	lanes g = f.start;
+	__mmask8 busy = feed_start(&f, &g, 0xFF);
+	g.bad = (__mmask8)~busy;
+	vec urg = lanes_urgency(&g, _mm512_setzero_si512(), busy, urg_tab);
+	size_t replayed = 0;
+	while (busy) {
+		__mmask8 over = busy & (__mmask8)~greedy_step(&g, &urg, table, urg_tab);
+		if (!over)
+			continue;
+		replayed += feed_finish(&f, &g, over, out);
+		__mmask8 again = feed_start(&f, &g, over);
+		g.bad |= (__mmask8)(over & ~again);
+		busy = (__mmask8)((busy & ~over) | again);
+		urg = lanes_urgency(&g, urg, again, urg_tab);
+	}
+	return replayed;
+}
 
 ISA_END
 #endif
