@@ -989,6 +989,19 @@ static size_t stocks_take(stocks *st, uint8_t *out)
 	return st->next++;
 }
 
+/* Game K's outcome, from its lane's FOUND and STEPS words, or played
+ * again by the scalar playout from S when the lane gave it up (BAD,
+ * counted in *REPLAYED). */
+static calcbatch_outcome feed_outcome(const calc_state *s, const stocks *st, size_t k, bool bad,
+				      uint64_t found, uint64_t steps, size_t *replayed)
+{
+	if (!bad)
+		return lane_outcome(found, steps);
+	calc_state c = resampled(s, st->key, st->from, k);
+	++*replayed;
+	return greedy_one(&c);
+}
+
 /* Greedy: also each pile's cards of each rank, CL[p] and CH[p] nibble r
  * for ranks 0-7 and 8-15 (at most four a rank), and every rank's
  * urgency, URG[0] and URG[1] the same way, gathered from the urgency
@@ -1259,17 +1272,10 @@ static size_t feed8_finish(const feed8 *f, const lanes8 *g, unsigned m, calcbatc
 	_mm256_storeu_si256((v8 *)found, g->FOUND);
 	_mm256_storeu_si256((v8 *)steps, g->STEPS);
 	_mm256_storeu_si256((v8 *)bad, g->BAD);
-	for (int q = 0; q < 8; q++) {
-		if (!(m >> q & 1))
-			continue;
-		size_t k = f->game[q];
-		if (bad[q]) {
-			calc_state c = resampled(f->s, f->st.key, f->st.from, k);
-			out[k] = greedy_one(&c);
-			replayed++;
-		} else
-			out[k] = lane_outcome(found[q], steps[q]);
-	}
+	for (int q = 0; q < 8; q++)
+		if (m >> q & 1)
+			out[f->game[q]] = feed_outcome(f->s, &f->st, f->game[q], bad[q], found[q],
+						       steps[q], &replayed);
 	return replayed;
 }
 
@@ -1384,17 +1390,10 @@ static size_t feed_finish(const feed *f, const lanes *g, __mmask8 m, calcbatch_o
 	size_t replayed = 0;
 	_mm512_storeu_si512(fw, g->FOUND);
 	_mm512_storeu_si512(stw, g->STEPS);
-	for (int i = 0; i < LANES; i++) {
-		if (!(m >> i & 1))
-			continue;
-		size_t k = f->game[i];
-		if (g->bad >> i & 1) {
-			calc_state c = resampled(f->s, f->st.key, f->st.from, k);
-			out[k] = greedy_one(&c);
-			replayed++;
-		} else
-			out[k] = lane_outcome(fw[i], stw[i]);
-	}
+	for (int i = 0; i < LANES; i++)
+		if (m >> i & 1)
+			out[f->game[i]] = feed_outcome(f->s, &f->st, f->game[i], g->bad >> i & 1, fw[i],
+						       stw[i], &replayed);
 	return replayed;
 }
 
