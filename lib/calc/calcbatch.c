@@ -5,6 +5,10 @@
 #include "core/isa.h"
 #include "core/util.h"
 
+/* The one-move steps (greedy_step, greedy_step8) are forced inline, so
+ * that the lanes stay in registers across the loops that call them. */
+#define STEP_INLINE static inline __attribute__((always_inline))
+
 #if defined(__x86_64__)
 #define CALCBATCH_SIMD 1
 #include <immintrin.h>
@@ -405,7 +409,7 @@ static inline vec lanes_urgency(const lanes *g, vec urg, __mmask8 m, const uint6
  * plus the cards the pile holds that are needed sooner than the hand
  * (the first such pile on ties). One move in every lane whose game goes
  * on; returns those lanes. */
-static inline __attribute__((always_inline)) __mmask8 greedy_step(lanes *g, vec *urgp, vec table, const uint64_t *urg_tab)
+STEP_INLINE __mmask8 greedy_step(lanes *g, vec *urgp, vec table, const uint64_t *urg_tab)
 {
 	const vec F = V(0xF), ONE = V(1), LOW = V(0x0F0F0F0F0F0F0F0F);
 	/* vpshufb indices copying byte 0 of each 64-bit lane to all eight */
@@ -1145,8 +1149,8 @@ static inline void count8(counts8 *c, v8 m, v8 p, v8 r, int sign)
 /* One move of each greedy game still going, move for move as
  * greedy_step; returns the lanes that moved. *REFILL counts the moves
  * to HN's next refill. */
-static inline __attribute__((always_inline)) v8 greedy_step8(lanes8 *g, counts8 *c, const v8 tab[4], const uint64_t *urg_tab,
-			      int *refill)
+STEP_INLINE v8 greedy_step8(lanes8 *g, counts8 *c, const v8 tab[4], const uint64_t *urg_tab,
+			    int *refill)
 {
 	const v8 ZERO = S8(0);
 	v8 zh = zero_nibbles16(XOR(g->NEED, times_1111(g->H)));
