@@ -1301,7 +1301,7 @@ static size_t resampled_avx2(const calc_state *s, uint64_t key, uint64_t from, s
 	static _Thread_local cards8 cards;
 	feed8 f;
 	lanes8 g = {.cards = &cards};
-	counts8 c;
+	counts8 c; /* set from C0 below, lanes without a game too */
 	v8 tab[4];
 	need_tables(tab);
 	const uint64_t *urg_tab = urgency_table();
@@ -1311,6 +1311,7 @@ static size_t resampled_avx2(const calc_state *s, uint64_t key, uint64_t from, s
 	f = (feed8){.s = s, .turns = !s->hand, .n = n};
 	lanes8_load_states(&g, same, 8, tab);
 	counts8_load(&f.c0, same, 8, urg_tab, g.FOUND);
+	c = f.c0;
 	f.start = g;
 	memcpy(f.pile, cards.pile[0], sizeof f.pile);
 	stocks_init(&f.st, s, key, from);

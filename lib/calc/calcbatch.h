@@ -48,7 +48,7 @@ size_t calcbatch_greedy(const calc_state *states, size_t n, calcbatch_outcome *o
 /* Plays N greedy games from S, game k with the unseen cards of S in the
  * order calc_resample draws from stream (KEY, FROM + k) (rng_stream):
  * the same outcomes as calcbatch_greedy over those states, into OUT[k],
- * without making them. On the AVX-512 path a lane whose game ends starts
+ * without making them. On the vector paths a lane whose game ends starts
  * the next at once, so eight games run to the last ones. Returns how
  * many the scalar playout played, as calcbatch_random. */
 size_t calcbatch_resampled(const calc_state *s, uint64_t key, uint64_t from, size_t n,

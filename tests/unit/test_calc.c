@@ -802,54 +802,78 @@ static void batch_greedy_on_path(isa_path_id path)
 	      replayed, got[0].steps, got[0].rest);
 }
 
+/* How many of the N games calcbatch_resampled plays from S (stream KEY
+ * from FROM) end otherwise than calc_resample and calc_greedy_playout
+ * make them; *REPLAYED gets how many the scalar playout played. */
+static int resampled_differ(const calc_state *s, uint64_t key, uint64_t from, int n,
+			    size_t *replayed)
+{
+	calcbatch_outcome got[64];
+	int differ = 0;
+	*replayed = calcbatch_resampled(s, key, from, (size_t)n, got);
+	for (int k = 0; k < n; k++) {
+		calc_state a = *s;
+		rng r;
+		rng_stream(&r, key, from + (uint64_t)k);
+		calc_resample(&a, &r);
+		calc_greedy_playout(&a);
+		differ += got[k].success != calc_success(&a) || got[k].rest != calc_rest(&a) ||
+			  got[k].steps != a.steps;
+	}
+	return differ;
+}
+
 /* Resampled greedy games (calcbatch_resampled) equal the greedy playout
  * from the states calc_resample makes with the same streams: from the
- * middle of games in every variant, with the hand there or just placed
- * (the next card face down, as best's leaves are), over a count that
- * leaves the lanes a ragged end, and from a pile too long for a lane. */
+ * middle of games in every variant, from one card and from none left to
+ * turn, with the hand there or just placed on a pile (the next card face
+ * down, as best's leaves are); 37 games a position, so that lanes start
+ * again and end ragged, or 1 to 7, fewer than the lanes; and from piles
+ * a lane cannot hold, at once (33 cards) or after a move (32). */
 static void resampled_on_path(isa_path_id path)
 {
-	enum { NPOS = 120, NG = 37 };
-	calcbatch_outcome got[NG];
-	int differ = 0, m[CALC_MAX_MOVES];
+	enum { NPOS = 120 };
+	int differ = 0, games = 0, blind = 0, m[CALC_MAX_MOVES];
+	size_t replayed;
 	for (int i = 0; i < NPOS; i++) {
 		calc_state s;
-		/* The last few from the last card: no card left to turn. */
-		mid_game(i & 3, (uint64_t)(1000 + i), i < NPOS - 6 ? i % 40 : 0, &s);
+		int left = i < NPOS - 12 ? -1 : i < NPOS - 6 ? 1 : 0;
+		mid_game(i & 3, (uint64_t)(1000 + i), left < 0 ? i % 40 : 0, &s);
 		rng r;
 		rng_stream(&r, 78, (uint64_t)i);
-		while (i >= NPOS - 6 && s.next < s.ncards) {
+		while (left >= 0 && s.ncards - s.next > left) {
 			int nr = calc_moves(&s, m, false);
 			calc_play(&s, m[rng_below32(&r, (uint32_t)nr)]);
 		}
 		int nm = s.hand ? calc_moves(&s, m, true) : 0;
-		if (i % 2 && nm)
-			calc_play_unturned(&s, m[nm - 1]);
-		calcbatch_resampled(&s, 77, (uint64_t)i, NG, got);
-		for (int k = 0; k < NG; k++) {
-			calc_state a = s;
-			rng_stream(&r, 77, (uint64_t)(i + k));
-			calc_resample(&a, &r);
-			calc_greedy_playout(&a);
-			differ += got[k].success != calc_success(&a) || got[k].rest != calc_rest(&a) ||
-				  got[k].steps != a.steps;
-		}
+		for (int j = nm - 1; i % 2 && j >= 0; j--)
+			if (CALC_FROM(m[j]) == 0 && m[j] % 8 >= 4) {
+				calc_play_unturned(&s, m[j]);
+				break;
+			}
+		blind += !s.hand;
+		int n = i % 8 ? 37 : 1 + i / 8 % 7;
+		differ += resampled_differ(&s, 77, (uint64_t)i, n, &replayed);
+		games += n;
 	}
 	const char *name = isa_name(path);
-	CHECK(!differ, "%s: resampled greedy games equal the greedy playout (%d of %d differ)", name,
-	      differ, NPOS * NG);
-	calc_state a = deal(DOWN, 0);
-	for (int k = 0; k < 33; k++)
+	CHECK(!differ && blind >= NPOS / 3,
+	      "%s: resampled greedy games equal the greedy playout (%d of %d differ; %d positions "
+	      "with the hand placed)",
+	      name, differ, games, blind);
+	calc_state a = deal(DOWN, 0), b;
+	for (int k = 0; k < 33; k++) {
+		if (k == 32)
+			b = a;
 		calc_play(&a, CALC_MOVE(0, 4));
-	size_t replayed = calcbatch_resampled(&a, 5, 0, 3, got);
-	rng r;
-	rng_stream(&r, 5, 2);
-	calc_resample(&a, &r);
-	calc_greedy_playout(&a);
+	}
+	differ = resampled_differ(&a, 5, 0, 3, &replayed);
 	size_t want = path == ISA_AVX2 ? 0 : 3;
-	CHECK(replayed == want && got[2].rest == calc_rest(&a) && got[2].steps == a.steps,
-	      "%s: resampled games from a 33-card pile, %zu replayed (rest %d)", name, replayed,
-	      got[2].rest);
+	CHECK(!differ && replayed == want, "%s: resampled games from a 33-card pile, %zu replayed", name,
+	      replayed);
+	differ = resampled_differ(&b, 5, 0, 12, &replayed);
+	CHECK(!differ && (path == ISA_AVX2 ? replayed == 0 : replayed > 0),
+	      "%s: resampled games from a 32-card pile, %zu replayed", name, replayed);
 }
 
 static void test_batch_greedy_equals_playout(void)
