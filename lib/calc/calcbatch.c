@@ -824,10 +824,7 @@ static size_t lanes8_outcomes(const lanes8 *g, int n, calcbatch_outcome *out,
 			replayed++;
 			continue;
 		}
-		int placed = 0;
-		for (int f = 0; f < 4; f++)
-			placed += (int)(found[q] >> 4 * f & 0xF);
-		out[j] = (calcbatch_outcome){found[q] == 0xDDDD, (uint8_t)(52 - placed), (uint16_t)steps[q]};
+		out[j] = lane_outcome(found[q], steps[q]);
 	}
 	return replayed;
 }
@@ -1295,6 +1292,28 @@ static inline v8 lanes8_of(unsigned bits)
 	return _mm256_cmpeq_epi32(AND(S8(bits), bit), bit);
 }
 
+/* Every lane of G and C as lane 0: a position loaded once, for all. */
+static void lanes8_spread(lanes8 *g, counts8 *c)
+{
+#define LANE0(v) ((v) = _mm256_broadcastd_epi32(_mm256_castsi256_si128(v)))
+	LANE0(g->H);
+	LANE0(g->TOPS);
+	LANE0(g->SECS);
+	LANE0(g->LENS);
+	LANE0(g->FOUND);
+	LANE0(g->NEED);
+	LANE0(g->NP);
+	LANE0(g->STEPS);
+	for (int k = 0; k < 4; k++) {
+		LANE0(g->NB[k]);
+		LANE0(c->CL[k]);
+		LANE0(c->CH[k]);
+	}
+	LANE0(c->URG[0]);
+	LANE0(c->URG[1]);
+#undef LANE0
+}
+
 static size_t resampled_avx2(const calc_state *s, uint64_t key, uint64_t from, size_t n,
 			     calcbatch_outcome *out)
 {
@@ -1305,12 +1324,10 @@ static size_t resampled_avx2(const calc_state *s, uint64_t key, uint64_t from, s
 	v8 tab[4];
 	need_tables(tab);
 	const uint64_t *urg_tab = urgency_table();
-	calc_state same[8];
-	for (int q = 0; q < 8; q++)
-		same[q] = *s;
 	f = (feed8){.s = s, .turns = !s->hand, .n = n};
-	lanes8_load_states(&g, same, 8, tab);
-	counts8_load(&f.c0, same, 8, urg_tab, g.FOUND);
+	lanes8_load_states(&g, s, 1, tab); /* game 0 is lane 0 (lane_of) */
+	counts8_load(&f.c0, s, 1, urg_tab, g.FOUND);
+	lanes8_spread(&g, &f.c0);
 	c = f.c0;
 	f.start = g;
 	memcpy(f.pile, cards.pile[0], sizeof f.pile);
@@ -1402,16 +1419,32 @@ static size_t feed_finish(const feed *f, const lanes *g, __mmask8 m, calcbatch_o
 	return replayed;
 }
 
+/* Every lane of G as lane 0: a position loaded once, for all (the
+ * stock's words too, though each game's own replace them). */
+static void lanes_spread(lanes *g)
+{
+#define LANE0(v) ((v) = _mm512_broadcastq_epi64(_mm512_castsi512_si128(v)))
+	LANE0(g->H);
+	LANE0(g->FOUND);
+	LANE0(g->NEED);
+	LANE0(g->NP);
+	LANE0(g->STEPS);
+	for (int j = 0; j < 4; j++) {
+		LANE0(g->S[j]);
+		LANE0(g->L[j]);
+		LANE0(g->U[j]);
+		LANE0(g->C[j]);
+	}
+#undef LANE0
+}
+
 static size_t resampled_avx512(const calc_state *s, uint64_t key, uint64_t from, size_t n,
 			       calcbatch_outcome *out)
 {
 	vec table = need_table();
 	const uint64_t *urg_tab = urgency_table();
 	feed f = {.s = s, .turns = !s->hand, .n = n};
-	calc_state same[LANES];
-	for (int i = 0; i < LANES; i++)
-		same[i] = *s;
-	lanes_load(&f.start, same, LANES, table);
+	lanes_load(&f.start, s, 1, table);
 	if (f.start.bad) { /* a pile too long for the lanes: every game is */
 		for (size_t k = 0; k < n; k++) {
 			calc_state c = resampled(s, key, from, k);
@@ -1419,6 +1452,7 @@ static size_t resampled_avx512(const calc_state *s, uint64_t key, uint64_t from,
 		}
 		return n;
 	}
+	lanes_spread(&f.start);
 	stocks_init(&f.st, s, key, from);
 	lanes g = f.start;
 	__mmask8 busy = feed_start(&f, &g, 0xFF);
