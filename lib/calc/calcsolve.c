@@ -336,8 +336,12 @@ static int search(calcsolve *sv, calc_state *s, int *first)
 		return calc_success(s) ? CALCSOLVE_WON : CALCSOLVE_LOST;
 	}
 	uint64_t h = calcsolve_hash(s);
-	if (lost_seen(sv, h, 0) || hopeless(s))
+	if (lost_seen(sv, h, 0))
 		return CALCSOLVE_LOST;
+	if (hopeless(s)) {
+		lost_seen(sv, h, 1);
+		return CALCSOLVE_LOST;
+	}
 	if (sv->budget && sv->nodes >= sv->budget)
 		return CALCSOLVE_UNKNOWN;
 	sv->nodes++;
@@ -409,8 +413,15 @@ static double expect(calcsolve *sv, calc_state *s, double alpha)
 		if (-x <= alpha)
 			return alpha;
 	}
-	if (hopeless(s))
+	if (hopeless(s)) {
+		/* Remembered too: other move orders often reach it again. */
+		if (slot) {
+			slot[0] = h;
+			slot[1] = sv->stamp;
+			sv->value[(slot - sv->key) / 2] = 0;
+		}
 		return 0;
+	}
 	if (sv->budget && sv->nodes >= sv->budget)
 		return -1;
 	sv->nodes++;

@@ -1,12 +1,5 @@
 #include "core/rng.h"
 
-uint64_t rng_mix64(uint64_t z)
-{
-	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9u;
-	z = (z ^ (z >> 27)) * 0x94D049BB133111EBu;
-	return z ^ (z >> 31);
-}
-
 uint64_t rng_splitmix64(uint64_t *state)
 {
 	*state += 0x9E3779B97F4A7C15u;

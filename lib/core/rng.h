@@ -17,8 +17,14 @@ typedef struct {
 	uint64_t s[4];
 } rng;
 
-/* splitmix64 finaliser of x (the output function, without the step). */
-uint64_t rng_mix64(uint64_t x);
+/* splitmix64 finaliser of x (the output function, without the step).
+ * Inline: the solvers' position hashes call it for every pile. */
+static inline uint64_t rng_mix64(uint64_t z)
+{
+	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9u;
+	z = (z ^ (z >> 27)) * 0x94D049BB133111EBu;
+	return z ^ (z >> 31);
+}
 /* One splitmix64 step: advances *state and returns the next output. */
 uint64_t rng_splitmix64(uint64_t *state);
 
