@@ -83,6 +83,8 @@ typedef struct {
 	mcts_tree tree;
 	calcsolve solver;   /* best, set up on first use */
 	calcsolve exact_solver, all_solver;
+	int last_unseen;     /* best: unseen cards at its last move (a new game
+			      * has more: its exact chances are then forgotten) */
 	calcsolve_line line; /* clairvoyant: the line it follows, */
 	int line_at;         /* the next move's index in it */
 	calc_state line_next; /* and the position that move is for */

@@ -17,6 +17,12 @@ void calcsolve_init(calcsolve *sv, unsigned log2, bool exact)
 	sv->stamp = 0;
 	sv->nodes = sv->budget = 0;
 	sv->exact = exact;
+	sv->chances = false;
+}
+
+void calcsolve_forget(calcsolve *sv)
+{
+	sv->stamp++;
 }
 
 void calcsolve_free(calcsolve *sv)
@@ -353,10 +359,12 @@ static int search(calcsolve *sv, calc_state *s, int *first)
 	return r;
 }
 
-/* A new run: the memo's older entries count as empty. */
-static void run_start(calcsolve *sv, uint64_t budget)
+/* A new run with BUDGET; with FORGET the memo's older entries count as
+ * empty. */
+static void run_start(calcsolve *sv, uint64_t budget, bool forget)
 {
-	sv->stamp++;
+	if (forget)
+		calcsolve_forget(sv);
 	sv->nodes = 0;
 	sv->budget = budget;
 }
@@ -365,7 +373,8 @@ int calcsolve_run(calcsolve *sv, const calc_state *s, uint64_t budget, int *move
 {
 	calc_state c = *s;
 	int first = -1;
-	run_start(sv, budget);
+	run_start(sv, budget, true);
+	sv->chances = false;
 	calc_turn(&c);
 	int r = search(sv, &c, &first);
 	if (move)
@@ -464,7 +473,9 @@ static double expect(calcsolve *sv, calc_state *s, double alpha)
 bool calcsolve_expect(calcsolve *sv, const calc_state *s, int n, uint64_t budget, bool all,
 		      double *v)
 {
-	run_start(sv, budget);
+	/* A run's memo holds lost positions of one stock order, no chances. */
+	run_start(sv, budget, !sv->chances);
+	sv->chances = true;
 	double top = 0;
 	for (int i = 0; i < n; i++) {
 		calc_state c = s[i];

@@ -28,6 +28,7 @@ typedef struct {
 	uint64_t stamp;    /* this run's stamp; older entries count as empty */
 	uint64_t nodes, budget;
 	bool exact;
+	bool chances;      /* the memo holds calcsolve_expect's chances */
 } calcsolve;
 
 enum { CALCSOLVE_LOST = 0, CALCSOLVE_WON = 1, CALCSOLVE_UNKNOWN = -1 };
@@ -76,9 +77,15 @@ void calcsolve_memo_free(calcsolve_memo *m);
  * without, only the best and those that tie it are: a position that
  * cannot beat the best before it is cut short and gets an upper bound
  * below that best, which is much faster. Returns false, V unset, when
- * the budget ran out. */
+ * the budget ran out. The chances (and bounds) found stay in the memo for
+ * later calls until calcsolve_forget or calcsolve_run: a position's key
+ * fixes its unseen cards, so they stay true, and the positions of one
+ * game's next move are mostly those searched for this one. */
 bool calcsolve_expect(calcsolve *sv, const calc_state *s, int n, uint64_t budget, bool all,
 		      double *v);
+
+/* Empties SV's memo. */
+void calcsolve_forget(calcsolve *sv);
 
 /* A line of play and the cards it leaves on the piles (0: won). Every
  * card moves at most twice, from the hand and off a pile. */

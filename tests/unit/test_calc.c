@@ -314,9 +314,22 @@ static void test_unseen_order_chances(void)
 	s = after[3];
 	calc_turn_rank(&s, 13);
 	CHECK(calcsolve_run(&exact, &s, 0, NULL) == CALCSOLVE_LOST, "7 on W4, then K: lost");
+	/* The chances stay known to later calls: a budget of one position
+	 * is then enough. A run of calcsolve_run, or calcsolve_forget, empties
+	 * the memo, and the budget is what it was. */
+	double w[4] = {0};
+	CHECK(calcsolve_expect(&eager, after, 4, 1, true, w) && eager.nodes == 0 &&
+		      !memcmp(v, w, sizeof v),
+	      "chances remembered between calls (%g %g %g %g, %llu positions)", w[0], w[1], w[2],
+	      w[3], (unsigned long long)eager.nodes);
+	calcsolve_forget(&eager);
 	CHECK(!calcsolve_expect(&eager, after, 4, 1, true, v), "the chances give up past their budget");
+	CHECK(calcsolve_expect(&eager, after, 4, 0, true, v) && calcsolve_run(&eager, &s, 0, NULL) ==
+		      CALCSOLVE_LOST && !calcsolve_expect(&eager, after, 4, 1, true, v),
+	      "calcsolve_run forgets the chances");
 	/* Cut short, a position that cannot beat the best gets the bound it
 	 * failed, the best less a millionth (ties come back exact). */
+	calcsolve_forget(&eager);
 	CHECK(calcsolve_expect(&eager, after, 4, 0, false, v) && v[0] == 1 && v[1] == 1 &&
 		      v[2] == 1 && v[3] == 1 - 1e-6,
 	      "cut short: the ties with the best exact, W4 only bounded (%.9g)", v[3]);
