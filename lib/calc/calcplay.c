@@ -427,9 +427,9 @@ static void leaf_set_play(leaf_set *L, uint64_t key, size_t from, size_t n)
 			L->sum[i] += rollouts(&L->leaf[i], key, from, n, L->v + (size_t)i * L->cap + from);
 }
 
-/* Plays rollouts FROM to FROM+N-1 at every leaf of L, then sets L's value
- * and X[k] (k < FROM+N): rollout k of each rank's best placement so far,
- * weighted as the ranks are, whose mean is that value. The first round
+/* Plays rollouts FROM to FROM+N-1 at every leaf of L still in, then sets
+ * L's value and X[k] (k < FROM+N): rollout k of each rank's best placement
+ * so far, weighted as the ranks are, whose mean is that value. The first round
  * prunes after a quarter and a half of its rollouts too: most placements
  * of the next card are plainly worse than their rank's best long before
  * the round ends. */

@@ -14,8 +14,8 @@ void calcsolve_init(calcsolve *sv, unsigned log2, bool exact)
 	sv->key = xcalloc(slots, 2 * sizeof *sv->key);
 	sv->value = xcalloc(slots, sizeof *sv->value);
 	sv->mask = slots - 1;
-	sv->stamp = 0;
-	sv->nodes = sv->budget = 0;
+	sv->stamp = 1; /* a zeroed slot is then empty */
+	sv->used = sv->nodes = sv->budget = 0;
 	sv->exact = exact;
 	sv->chances = false;
 }
@@ -23,6 +23,7 @@ void calcsolve_init(calcsolve *sv, unsigned log2, bool exact)
 void calcsolve_forget(calcsolve *sv)
 {
 	sv->stamp++;
+	sv->used = 0;
 }
 
 void calcsolve_free(calcsolve *sv)
@@ -117,9 +118,9 @@ void calcsolve_memo_free(calcsolve_memo *m)
 	m->value = NULL;
 }
 
-/* H's slot in this run's table, or the free slot where it would go
- * (*SEEN tells which); NULL once the run has crowded the neighbourhood,
- * when forgetting is cheaper than probing on. */
+/* H's slot in the memo, or the free slot where it would go (*SEEN tells
+ * which); NULL once the neighbourhood is crowded, when forgetting is
+ * cheaper than probing on. */
 static uint64_t *probe(calcsolve *sv, uint64_t h, bool *seen)
 {
 	uint64_t i = h & sv->mask;
@@ -133,6 +134,14 @@ static uint64_t *probe(calcsolve *sv, uint64_t h, bool *seen)
 	return NULL;
 }
 
+/* Makes SLOT (found by probe; SEEN as it said) H's. */
+static void take(calcsolve *sv, uint64_t *slot, uint64_t h, bool seen)
+{
+	slot[0] = h;
+	slot[1] = sv->stamp;
+	sv->used += !seen;
+}
+
 /* Whether H was proven lost in this run; else, with ADD, records it. */
 static int lost_seen(calcsolve *sv, uint64_t h, int add)
 {
@@ -140,10 +149,8 @@ static int lost_seen(calcsolve *sv, uint64_t h, int add)
 	uint64_t *slot = probe(sv, h, &seen);
 	if (!slot || seen)
 		return slot != NULL;
-	if (add) {
-		slot[0] = h;
-		slot[1] = sv->stamp;
-	}
+	if (add)
+		take(sv, slot, h, false);
 	return 0;
 }
 
@@ -425,8 +432,7 @@ static double expect(calcsolve *sv, calc_state *s, double alpha)
 	if (hopeless(s)) {
 		/* Remembered too: other move orders often reach it again. */
 		if (slot) {
-			slot[0] = h;
-			slot[1] = sv->stamp;
+			take(sv, slot, h, seen);
 			sv->value[(slot - sv->key) / 2] = 0;
 		}
 		return 0;
@@ -463,8 +469,7 @@ static double expect(calcsolve *sv, calc_state *s, double alpha)
 	/* The search below may have taken the slot found above: probe again. */
 	slot = probe(sv, h, &seen);
 	if (slot) {
-		slot[0] = h;
-		slot[1] = sv->stamp;
+		take(sv, slot, h, seen);
 		sv->value[(slot - sv->key) / 2] = settled ? x : -x;
 	}
 	return v;
@@ -473,8 +478,9 @@ static double expect(calcsolve *sv, calc_state *s, double alpha)
 bool calcsolve_expect(calcsolve *sv, const calc_state *s, int n, uint64_t budget, bool all,
 		      double *v)
 {
-	/* A run's memo holds lost positions of one stock order, no chances. */
-	run_start(sv, budget, !sv->chances);
+	/* A run's memo holds lost positions of one stock order, no chances;
+	 * a memo half full would soon fail its probes. */
+	run_start(sv, budget, !sv->chances || sv->used > sv->mask / 2);
 	sv->chances = true;
 	double top = 0;
 	for (int i = 0; i < n; i++) {

@@ -22,25 +22,30 @@
 #include "calc/calc.h"
 
 typedef struct {
-	uint64_t *key;     /* lost positions: hash and run stamp pairs */
+	uint64_t *key;     /* positions: hash and stamp pairs */
 	float *value;      /* calcsolve_expect: each slot's chance of winning */
 	uint64_t mask;     /* slots - 1 */
-	uint64_t stamp;    /* this run's stamp; older entries count as empty */
+	uint64_t stamp;    /* the memo's stamp; older entries count as empty */
+	uint64_t used;     /* slots taken since the memo was last emptied */
 	uint64_t nodes, budget;
 	bool exact;
-	bool chances;      /* the memo holds calcsolve_expect's chances */
+	bool chances;      /* the memo holds calcsolve_expect's chances, not
+			    * a run's lost positions (whose slots hold no
+			    * value) */
 } calcsolve;
 
 enum { CALCSOLVE_LOST = 0, CALCSOLVE_WON = 1, CALCSOLVE_UNKNOWN = -1 };
 
-/* A solver remembering up to 2^LOG2 lost positions per run (more are
- * forgotten, which costs time, not correctness). */
+/* A solver remembering up to 2^LOG2 positions (more are forgotten, which
+ * costs time, not correctness). */
 void calcsolve_init(calcsolve *sv, unsigned log2, bool exact);
 void calcsolve_free(calcsolve *sv);
 /* Whether S can be won with its stock in the order it lies: WON, LOST,
  * or UNKNOWN once BUDGET positions have been expanded (0: no limit). With
  * MOVE not NULL, *MOVE is the first move of the winning line found (-1
- * unless WON, or when S is already over). sv->nodes tells the work. */
+ * unless WON, or when S is already over). sv->nodes tells the work. Each
+ * run starts with an empty memo (the lost positions are of one stock
+ * order). */
 int calcsolve_run(calcsolve *sv, const calc_state *s, uint64_t budget, int *move);
 
 /* The position's hash as the solvers remember it: the foundations, the
@@ -80,7 +85,9 @@ void calcsolve_memo_free(calcsolve_memo *m);
  * the budget ran out. The chances (and bounds) found stay in the memo for
  * later calls until calcsolve_forget or calcsolve_run: a position's key
  * fixes its unseen cards, so they stay true, and the positions of one
- * game's next move are mostly those searched for this one. */
+ * game's next move are mostly those searched for this one. A call that
+ * finds the memo half full empties it first: past that, probes fail and
+ * the memo stops serving. */
 bool calcsolve_expect(calcsolve *sv, const calc_state *s, int n, uint64_t budget, bool all,
 		      double *v);
 

@@ -143,7 +143,7 @@ typedef struct {
 static void directions(const nim_game *g, dirs_t *d)
 {
 	uint64_t s = 1;
-	*d = (dirs_t){.n = 0}; /* Wythoff's two heaps are set below */
+	*d = (dirs_t){.n = 0}; /* for -O3, which misses that Wythoff has two */
 	for (int i = 0; i < g->m; i++) {
 		d->stride[d->n] = s;
 		d->axis[d->n++] = i;
