@@ -142,16 +142,13 @@ static void take(calcsolve *sv, uint64_t *slot, uint64_t h, bool seen)
 	sv->used += !seen;
 }
 
-/* Whether H was proven lost in this run; else, with ADD, records it. */
-static int lost_seen(calcsolve *sv, uint64_t h, int add)
+/* Records H as proven lost in this run. */
+static void remember_lost(calcsolve *sv, uint64_t h)
 {
 	bool seen;
 	uint64_t *slot = probe(sv, h, &seen);
-	if (!slot || seen)
-		return slot != NULL;
-	if (add)
+	if (slot && !seen)
 		take(sv, slot, h, false);
-	return 0;
 }
 
 /* upto[k][n]: the ranks of foundation k's first n cards, as bits. */
@@ -349,10 +346,13 @@ static int search(calcsolve *sv, calc_state *s, int *first)
 		return calc_success(s) ? CALCSOLVE_WON : CALCSOLVE_LOST;
 	}
 	uint64_t h = calcsolve_hash(s);
-	if (lost_seen(sv, h, 0))
+	bool seen;
+	uint64_t *slot = probe(sv, h, &seen);
+	if (slot && seen)
 		return CALCSOLVE_LOST;
 	if (hopeless(s)) {
-		lost_seen(sv, h, 1);
+		if (slot) /* nothing has probed since: still free */
+			take(sv, slot, h, false);
 		return CALCSOLVE_LOST;
 	}
 	if (sv->budget && sv->nodes >= sv->budget)
@@ -361,8 +361,9 @@ static int search(calcsolve *sv, calc_state *s, int *first)
 	int moves[CALC_MAX_MOVES];
 	int n = sv->exact ? calc_moves(s, moves, true) : placements(s, moves);
 	int r = try_moves(sv, s, moves, n, first);
+	/* The search below may have taken the slot found above: probe again. */
 	if (r == CALCSOLVE_LOST)
-		lost_seen(sv, h, 1);
+		remember_lost(sv, h);
 	return r;
 }
 
