@@ -1,8 +1,8 @@
 /* calcturn: where a Calculation game turned from winnable to lost, with
  * the stock in view. Reads playout's rows (-g calc with --deals and
- * --moves), replays each game that did not succeed, and finds the last
- * position from which the deal could still be won by a player who sees
- * the stock. Writes one row per lost game:
+ * --moves, any variant), replays each game that did not succeed, and
+ * finds the last position from which the deal could still be won by a
+ * player who sees the stock. Writes one row per lost game:
  *
  *   game,status,unseen,move,kind,keep,piles,found
  *
