@@ -24,6 +24,13 @@ int calc_stock_size(int variant)
 	return variant & CALC_NOFOUND ? 52 : 48;
 }
 
+const char *calc_variant_name(int variant)
+{
+	static const char *const names[] = {"standard", "no-foundations", "three-piles",
+					    "no-foundations+three-piles"};
+	return names[variant & (CALC_NOFOUND | CALC_THREE)];
+}
+
 /* The stock's cards in rank order: four of each rank, less the foundation
  * starters A, 2, 3, 4 unless the variant starts with empty foundations. */
 #define FOUR(r) r, r, r, r

@@ -67,6 +67,9 @@ static inline int calc_need(int k, int n)
 
 /* Stock size of a variant: 48, or 52 without foundation starters. */
 int calc_stock_size(int variant);
+/* The name of a variant's flags as tables write it: standard,
+ * no-foundations, three-piles or no-foundations+three-piles. */
+const char *calc_variant_name(int variant);
 /* The deck of a variant, shuffled by Fisher-Yates with R (16 bits a swap,
  * four swaps a generator output), into OUT. */
 void calc_shuffle(int variant, rng *r, uint8_t out[52]);

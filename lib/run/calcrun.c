@@ -42,13 +42,6 @@ static void deals_free(deals *ds)
 	free(ds->deck);
 }
 
-static const char *variant_name(int v)
-{
-	static const char *const names[] = {"standard", "no-foundations", "three-piles",
-					    "no-foundations+three-piles"};
-	return names[v & 3];
-}
-
 /* Plays one game from S with the player; fills MOVES (names joined by
  * spaces) when asked. */
 static void play(calcrun_opts *o, calc_state *s, rng *r, char *moves, size_t *mlen)
@@ -91,7 +84,7 @@ static void write_row(rows *w, size_t deal, int64_t id, const uint8_t *deck, cal
 		carry_write(&w->ds->cols, deal, w->out);
 	output_int(w->out, id);
 	output_uint(w->out, o->common.seed);
-	output_field(w->out, variant_name(o->variant));
+	output_field(w->out, calc_variant_name(o->variant));
 	output_field(w->out, o->policy_name);
 	output_int(w->out, res.success);
 	output_int(w->out, res.rest);
@@ -165,7 +158,7 @@ static void run_show(calcrun_opts *o, const deals *ds)
 	run_drawing dr;
 	FILE *f = run_drawing_open(&dr, &o->common);
 	fprintf(f, "game %lld, seed %llu, %s, %s\ndeck %s\n\n", (long long)o->common.first,
-		(unsigned long long)o->common.seed, variant_name(o->variant), o->policy_name, text);
+		(unsigned long long)o->common.seed, calc_variant_name(o->variant), o->policy_name, text);
 	show_state(f, &s);
 	while (!calc_over(&s)) {
 		int m = calcplay_move(&o->player, &s, &r);

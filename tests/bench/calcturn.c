@@ -79,10 +79,8 @@ static bool turn_play_named(calc_state *s, const char *name, int *move)
 /* The variant flags of playout's variant column. */
 static int turn_variant(const table *t, const char *name)
 {
-	static const char *const names[] = {"standard", "no-foundations", "three-piles",
-					    "no-foundations+three-piles"};
-	for (int v = 0; v < 4; v++)
-		if (!strcmp(name, names[v]))
+	for (int v = 0; v <= (CALC_NOFOUND | CALC_THREE); v++)
+		if (!strcmp(name, calc_variant_name(v)))
 			return v;
 	die_at(table_name(t), table_line(t), "unknown variant '%s'", name);
 }
