@@ -171,6 +171,23 @@ void calc_deal(calc_state *s, int variant, const uint8_t *deck)
 	calc_check(s);
 }
 
+const char *calc_deal_text(calc_state *s, const char *variant, const char *deck)
+{
+	int v = 0;
+	if (variant) {
+		while (v <= (CALC_NOFOUND | CALC_THREE) && strcmp(variant, calc_variant_name(v)))
+			v++;
+		if (v > (CALC_NOFOUND | CALC_THREE))
+			return "unknown variant (standard, no-foundations, three-piles or no-foundations+three-piles)";
+	}
+	uint8_t cards[52];
+	const char *err = calc_parse_deck(deck, v, cards);
+	if (err)
+		return err;
+	calc_deal(s, v, cards);
+	return NULL;
+}
+
 int calc_moves(const calc_state *s, int *out, bool distinct)
 {
 	int n = 0;
@@ -283,6 +300,18 @@ void calc_move_name(const calc_state *s, int move, char *out)
 	out[n++] = to < 4 ? 'F' : 'W';
 	out[n++] = (char)('1' + (to < 4 ? to : to - 4));
 	out[n] = '\0';
+}
+
+int calc_move_named(const calc_state *s, const char *name)
+{
+	int moves[CALC_MAX_MOVES], n = calc_moves(s, moves, false);
+	for (int i = 0; i < n; i++) {
+		char buf[16];
+		calc_move_name(s, moves[i], buf);
+		if (!strcmp(buf, name))
+			return moves[i];
+	}
+	return -1;
 }
 
 /* The foundations as the fast playouts keep them: cards on each, the rank

@@ -70,6 +70,7 @@ int calc_stock_size(int variant);
 /* The name of a variant's flags as tables write it: standard,
  * no-foundations, three-piles or no-foundations+three-piles. */
 const char *calc_variant_name(int variant);
+
 /* The deck of a variant, shuffled by Fisher-Yates with R (16 bits a swap,
  * four swaps a generator output), into OUT. */
 void calc_shuffle(int variant, rng *r, uint8_t out[52]);
@@ -85,6 +86,10 @@ char calc_rank_char(int rank);
 
 /* Deals DECK (calc_stock_size cards, top first) and turns the first card. */
 void calc_deal(calc_state *s, int variant, const uint8_t *deck);
+/* Deals a deck as playout's --deals rows write it: the letters of DECK
+ * (calc_parse_deck) for the variant VARIANT names (calc_variant_name; NULL
+ * for standard). Returns NULL or what is wrong. */
+const char *calc_deal_text(calc_state *s, const char *variant, const char *deck);
 /* Legal moves into OUT; returns their number. With DISTINCT, moves to
  * empty waste piles after the first are left out (they are alike). */
 int calc_moves(const calc_state *s, int *out, bool distinct);
@@ -129,6 +134,9 @@ bool calc_success(const calc_state *s);
 /* "7>F2", "7>W1", "W1>F3" into OUT (at least 8 bytes); the card is the
  * hand's (or the pile's top) in S before the move. */
 void calc_move_name(const calc_state *s, int move, char *out);
+/* The legal move of S that calc_move_name calls NAME, or -1: how the
+ * tools that replay playout's --moves column read it. */
+int calc_move_named(const calc_state *s, const char *name);
 
 /* Plays uniformly random legal moves to the end: the rng_below32(N)-th of
  * the N moves calc_moves lists (not DISTINCT). Turns the next card first

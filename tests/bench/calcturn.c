@@ -60,50 +60,25 @@ static int turn_winnable(const calc_state *s, bool nested)
 	}
 }
 
-/* Plays the move named NAME in S; false if no legal move has that name. */
-static bool turn_play_named(calc_state *s, const char *name, int *move)
-{
-	int moves[CALC_MAX_MOVES], n = calc_moves(s, moves, false);
-	for (int i = 0; i < n; i++) {
-		char buf[16];
-		calc_move_name(s, moves[i], buf);
-		if (!strcmp(buf, name)) {
-			*move = moves[i];
-			calc_play(s, moves[i]);
-			return true;
-		}
-	}
-	return false;
-}
-
-/* The variant flags of playout's variant column. */
-static int turn_variant(const table *t, const char *name)
-{
-	for (int v = 0; v <= (CALC_NOFOUND | CALC_THREE); v++)
-		if (!strcmp(name, calc_variant_name(v)))
-			return v;
-	die_at(table_name(t), table_line(t), "unknown variant '%s'", name);
-}
-
 /* Replays the game of DECK and MOVES into HIST (the position before each
  * move, then the last) and PLAYED; returns the moves' count. */
-static int turn_replay(const table *t, int variant, const char *deck, const char *moves,
+static int turn_replay(const table *t, const char *variant, const char *deck, const char *moves,
 		       calc_state *hist, int *played)
 {
-	uint8_t cards[52];
-	const char *err = calc_parse_deck(deck, variant, cards);
+	calc_state s;
+	const char *err = calc_deal_text(&s, variant, deck);
 	if (err)
 		die_at(table_name(t), table_line(t), "%s", err);
-	calc_state s;
-	calc_deal(&s, variant, cards);
 	char *copy = xstrdup(moves), *save = NULL;
 	int n = 0;
 	for (char *m = strtok_r(copy, " ", &save); m; m = strtok_r(NULL, " ", &save)) {
 		if (n >= TURN_MAX_MOVES - 1)
 			die_at(table_name(t), table_line(t), "more than %d moves", TURN_MAX_MOVES - 1);
 		hist[n] = s;
-		if (!turn_play_named(&s, m, &played[n]))
+		played[n] = calc_move_named(&s, m);
+		if (played[n] < 0)
 			die_at(table_name(t), table_line(t), "move %d '%s' is not legal there", n + 1, m);
+		calc_play(&s, played[n]);
 		n++;
 	}
 	free(copy);
@@ -167,17 +142,15 @@ int main(int argc, char **argv)
 	table *t = table_open(argc == 2 ? argv[1] : "-", NULL);
 	int cg = table_need_col(t, "game"), cs = table_need_col(t, "success");
 	int cd = table_need_col(t, "deck"), cm = table_need_col(t, "moves");
-	int cv = table_col(t, "variant"), variant = 0;
+	int cv = table_col(t, "variant");
 	static calc_state hist[TURN_MAX_MOVES];
 	int played[TURN_MAX_MOVES];
 	calcsolve_init(&solver, 22, true);
 	puts("game,status,unseen,move,kind,keep,piles,found");
 	while (table_read_row(t)) {
-		if (cv >= 0)
-			variant = turn_variant(t, table_field(t, (size_t)cv));
 		if (!strcmp(table_field(t, (size_t)cs), "1"))
 			continue;
-		int n = turn_replay(t, variant, table_field(t, (size_t)cd),
+		int n = turn_replay(t, cv >= 0 ? table_field(t, (size_t)cv) : NULL, table_field(t, (size_t)cd),
 				    table_field(t, (size_t)cm), hist, played);
 		turn_game(table_field(t, (size_t)cg), hist, played, n);
 	}

@@ -458,6 +458,25 @@ static void test_moves_and_names(void)
 	CHECK(s.hand == 3 && s.len[1] == 1 && !strcmp(name, "W2>F1") && calc_legal(&s, CALC_MOVE(2, 0)) &&
 		      !calc_legal(&s, CALC_MOVE(0, 0)),
 	      "2 to W2; then W2>F1 is legal, 3>F1 is not");
+	CHECK(calc_move_named(&s, "W2>F1") == CALC_MOVE(2, 0) && calc_move_named(&s, "3>W4") == CALC_MOVE(0, 7),
+	      "moves read back from their names");
+	CHECK(calc_move_named(&s, "3>F1") == -1 && calc_move_named(&s, "W1>F1") == -1 &&
+		      calc_move_named(&s, "") == -1,
+	      "no move for an illegal or empty name");
+}
+
+static void test_deal_from_text(void)
+{
+	calc_state s, t = deal(WIN, 0);
+	CHECK(!calc_deal_text(&s, NULL, WIN) && !memcmp(s.stock, t.stock, 48) && s.hand == t.hand &&
+		      s.npiles == 4 && s.found[3] == 1,
+	      "a standard deal from its letters");
+	CHECK(!calc_deal_text(&s, "three-piles", WIN) && s.npiles == 3, "three-piles by name");
+	CHECK_STR(calc_deal_text(&s, "four-piles", WIN),
+		  "unknown variant (standard, no-foundations, three-piles or no-foundations+three-piles)",
+		  "unknown variant");
+	CHECK_STR(calc_deal_text(&s, "no-foundations", WIN), "deck must have 52 cards (A23456789TJQK)",
+		  "a deck too short for its variant");
 }
 
 static void test_crowded_position_moves(void)
@@ -1020,6 +1039,7 @@ static const unit_test tests[] = {
 	UNIT_TEST(two_ks_eager_uncovers_ten),
 	UNIT_TEST(nine_must_wait_needs_full_search),
 	UNIT_TEST(moves_and_names),
+	UNIT_TEST(deal_from_text),
 	UNIT_TEST(crowded_position_moves),
 	UNIT_TEST(deck_parse_errors),
 	UNIT_TEST(variants),
