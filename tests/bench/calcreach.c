@@ -1,0 +1,119 @@
+/* calcreach: how much of what greedy rollouts lose is lost in the last
+ * cards. Reads playout's rows (-g calc with --deals and --moves, any
+ * variant); in each game, the position with UNSEEN cards face down (the
+ * hand turned) is played on ROLLOUTS times by the greedy rule, the unseen
+ * cards reshuffled each time (stream k of seed 1), as best's rollouts play
+ * it. One row per game that reaches that position:
+ *
+ *   game,unseen,rollouts,greedy,reach12,reach10,reach8,reach6
+ *
+ * greedy: the share of the rollouts won; reachK: the share whose position
+ * with K cards face down could still be won with the stock in view (a win
+ * proved by the eager solver within BUDGET positions, so a lower bound).
+ * Where reachK stands well above greedy, the rollouts lose most of their
+ * games after K, by the rule's play, not by the position they were given.
+ *   calcreach UNSEEN ROLLOUTS [BUDGET [FILE]]
+ * UNSEEN 13..51, ROLLOUTS 1..1000000, BUDGET (default 20000) 1..10^9;
+ * FILE defaults to stdin. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "calc/calc.h"
+#include "calc/calcsolve.h"
+#include "core/cli.h"
+#include "core/table.h"
+#include "core/util.h"
+
+#define REACH_USAGE "usage: calcreach UNSEEN ROLLOUTS [BUDGET [FILE]]"
+
+enum { REACH_KS = 4 };
+static const int reach_k[REACH_KS] = {12, 10, 8, 6};
+
+typedef struct {
+	long won, reach[REACH_KS];
+} reach_tally;
+
+/* The row's game replayed into S up to the position with UNSEEN cards
+ * face down and the hand turned; false if the game never gets there. */
+static bool reach_position(const table *t, const char *variant, const char *deck,
+			   const char *moves, int unseen, calc_state *s)
+{
+	const char *err = calc_deal_text(s, variant, deck);
+	if (err)
+		die_at(table_name(t), table_line(t), "%s", err);
+	char *copy = xstrdup(moves), *save = NULL;
+	int n = 0;
+	for (char *m = strtok_r(copy, " ", &save); m; m = strtok_r(NULL, " ", &save)) {
+		if (s->hand && s->ncards - s->next == unseen)
+			break;
+		int move = calc_move_named(s, m);
+		if (move < 0)
+			die_at(table_name(t), table_line(t), "move %d '%s' is not legal there", n + 1, m);
+		calc_play(s, move);
+		n++;
+	}
+	free(copy);
+	return s->hand && s->ncards - s->next == unseen;
+}
+
+/* One greedy rollout from S, reshuffled by stream K: whether it won, and
+ * at each K of reach_k whether its position there could still be won. */
+static void reach_rollout(calcsolve *sv, const calc_state *s, uint64_t k, uint64_t budget,
+			  reach_tally *t)
+{
+	calc_state c = *s;
+	rng r;
+	rng_stream(&r, 1, k);
+	calc_resample(&c, &r);
+	int i = 0;
+	while (!calc_over(&c)) {
+		if (i < REACH_KS && c.hand && c.ncards - c.next == reach_k[i]) {
+			calc_state d = c;
+			t->reach[i++] += calcsolve_run(sv, &d, budget, NULL) == CALCSOLVE_WON;
+		}
+		int m = calc_greedy_move(&c);
+		if (m < 0)
+			break;
+		calc_play(&c, m);
+	}
+	t->won += calc_success(&c);
+}
+
+int main(int argc, char **argv)
+{
+	util_init(argv[0]);
+	if (argc == 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
+		puts(REACH_USAGE);
+		return 0;
+	}
+	if (argc < 3 || argc > 5)
+		die_usage("%s", REACH_USAGE);
+	int unseen = (int)cli_i64("UNSEEN", argv[1], 13, 51);
+	long rollouts = (long)cli_i64("ROLLOUTS", argv[2], 1, 1000000);
+	uint64_t budget = argc > 3 ? (uint64_t)cli_i64("BUDGET", argv[3], 1, 1000000000) : 20000;
+	table *t = table_open(argc > 4 ? argv[4] : "-", NULL);
+	int cg = table_need_col(t, "game"), cd = table_need_col(t, "deck");
+	int cm = table_need_col(t, "moves"), cv = table_col(t, "variant");
+	calcsolve sv;
+	calcsolve_init(&sv, 18, false);
+	puts("game,unseen,rollouts,greedy,reach12,reach10,reach8,reach6");
+	while (table_read_row(t)) {
+		calc_state s;
+		if (!reach_position(t, cv >= 0 ? table_field(t, (size_t)cv) : NULL,
+				    table_field(t, (size_t)cd), table_field(t, (size_t)cm), unseen, &s))
+			continue;
+		reach_tally tally = {0};
+		for (long k = 0; k < rollouts; k++)
+			reach_rollout(&sv, &s, (uint64_t)k, budget, &tally);
+		printf("%s,%d,%ld,%.4f", table_field(t, (size_t)cg), unseen, rollouts,
+		       (double)tally.won / (double)rollouts);
+		for (int i = 0; i < REACH_KS; i++)
+			printf(",%.4f", (double)tally.reach[i] / (double)rollouts);
+		putchar('\n');
+		fflush(stdout);
+	}
+	table_close(t);
+	calcsolve_free(&sv);
+	return 0;
+}
