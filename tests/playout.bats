@@ -608,7 +608,7 @@ success, 0 cards left"
 1,1,standard,clairvoyant:3,1,0,83"
 }
 
-@test "calc: best's searches (holds, sampled orders, exact chances, every move, rounds) change its play" {
+@test "calc: best's searches (holds, sampled orders, exact chances, every move, rounds, solved rollouts) change its play" {
 	best="playout -g calc --seed 7 --policy best --playouts 8 --rounds 3 --samples 8 -q -n 1"
 	# Deal 27 is won only when a card that fits a foundation may wait (--hold).
 	run $best --first-game 27
@@ -647,6 +647,14 @@ success, 0 cards left"
 	run $best --first-game 1 --hold 0 --endgame 0 --exact 0 --exact-all 0 --rounds 0
 	assert_output "game,seed,variant,policy,success,rest,steps
 1,7,standard,best:8/0x8/0/0/0,0,16,59"
+	# Three piles, deal 7: won only when each rollout ends in the solver
+	# from 8 cards unseen (--solve-from).
+	run $best --variant three-piles --first-game 7 --solve-from 8
+	assert_output "game,seed,variant,policy,success,rest,steps
+7,7,three-piles,best:8+3/20x8/12/8/6/s8,1,0,72"
+	run $best --variant three-piles --first-game 7
+	assert_output "game,seed,variant,policy,success,rest,steps
+7,7,three-piles,best:8+3/20x8/12/8/6,0,14,59"
 }
 
 @test "calc: --peek turns the true stock in mcts and simple, says so, and only there" {
@@ -679,13 +687,15 @@ success, 0 cards left"
 	random|--hold 3|--hold is for --policy best, not random
 	mcts|--rounds 2|--rounds is for --policy best, not mcts
 	best|--rounds 64|invalid --rounds '64': expected an integer from 0 to 63
+	mcts|--solve-from 8|--solve-from is for --policy best, not mcts
+	best|--solve-from 53|invalid --solve-from '53': expected an integer from 0 to 52
 	best|--playouts 65536 --rounds 16|--playouts 65536 over 17 rounds: best keeps at most 1048576 rollouts a leaf
 	EOF
 	run playout -g calc --policy clairvoyant --level 1 -n 1 -q
 	assert_success
 	run playout --peek
 	assert_failure 2
-	assert_line --index 0 "playout: --policy, --variant, --playouts, --reward, --level, --width, --endgame, --samples, --exact, --exact-all, --hold, --rounds, --peek, --eager, --up-first, --binary-ends and --deals are for --game calc"
+	assert_line --index 0 "playout: --policy, --variant, --playouts, --reward, --level, --width, --endgame, --samples, --exact, --exact-all, --hold, --rounds, --solve-from, --peek, --eager, --up-first, --binary-ends and --deals are for --game calc"
 }
 
 @test "calc: --eager playouts put cards up first, say so, and give a binary reward a signal" {
@@ -802,18 +812,18 @@ success, 0 cards left"
 	assert_line --index 0 "playout: --black, --white, --per-move, --perft, --hash, --solve, --solve-all, --max-empties, --both-sides and --notation are for --game othello"
 	run playout --policy greedy
 	assert_failure 2
-	assert_line --index 0 "playout: --policy, --variant, --playouts, --reward, --level, --width, --endgame, --samples, --exact, --exact-all, --hold, --rounds, --peek, --eager, --up-first, --binary-ends and --deals are for --game calc"
+	assert_line --index 0 "playout: --policy, --variant, --playouts, --reward, --level, --width, --endgame, --samples, --exact, --exact-all, --hold, --rounds, --solve-from, --peek, --eager, --up-first, --binary-ends and --deals are for --game calc"
 	run playout --samples 5
 	assert_failure 2
 	run playout --exact 5
 	assert_failure 2
-	assert_line --index 0 "playout: --policy, --variant, --playouts, --reward, --level, --width, --endgame, --samples, --exact, --exact-all, --hold, --rounds, --peek, --eager, --up-first, --binary-ends and --deals are for --game calc"
+	assert_line --index 0 "playout: --policy, --variant, --playouts, --reward, --level, --width, --endgame, --samples, --exact, --exact-all, --hold, --rounds, --solve-from, --peek, --eager, --up-first, --binary-ends and --deals are for --game calc"
 	run playout --exact-all 5
 	assert_failure 2
-	assert_line --index 0 "playout: --policy, --variant, --playouts, --reward, --level, --width, --endgame, --samples, --exact, --exact-all, --hold, --rounds, --peek, --eager, --up-first, --binary-ends and --deals are for --game calc"
+	assert_line --index 0 "playout: --policy, --variant, --playouts, --reward, --level, --width, --endgame, --samples, --exact, --exact-all, --hold, --rounds, --solve-from, --peek, --eager, --up-first, --binary-ends and --deals are for --game calc"
 	run playout --hold 5
 	assert_failure 2
-	assert_line --index 0 "playout: --policy, --variant, --playouts, --reward, --level, --width, --endgame, --samples, --exact, --exact-all, --hold, --rounds, --peek, --eager, --up-first, --binary-ends and --deals are for --game calc"
+	assert_line --index 0 "playout: --policy, --variant, --playouts, --reward, --level, --width, --endgame, --samples, --exact, --exact-all, --hold, --rounds, --solve-from, --peek, --eager, --up-first, --binary-ends and --deals are for --game calc"
 }
 
 @test "a seed of 2^64-1 is written unsigned, for both games" {

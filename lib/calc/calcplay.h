@@ -38,6 +38,9 @@ typedef enum {
  * more of them, which pays more than sampling more (the trials are in
  * tests/bench/NOTES.md). */
 enum { CALCPLAY_SOLVE_BUDGET = 500 };
+/* Positions the solver may expand to end one rollout (--solve-from): the
+ * rollouts are many, so a small bound; a win not found counts as none. */
+enum { CALCPLAY_ROLLOUT_SOLVE_BUDGET = 50 };
 /* Positions best's exact endgame may expand per move before it gives way
  * to sampled orders: a bound on its time a move. */
 enum { CALCPLAY_EXACT_BUDGET = 100000 };
@@ -72,6 +75,9 @@ typedef struct {
 	int hold;           /* best: from this many unseen on, a card that fits a
 			     * foundation may also wait: every move a candidate */
 	int rounds;         /* best: rounds of rollouts the race may add */
+	int solve_from;     /* best: a rollout hands over to the eager solver,
+			     * its own order in view, at this many unseen (0:
+			     * greedy plays it to the end) */
 	bool peek;          /* mcts, simple: see the stock's order (a bound, not
 			     * a player) */
 	bool eager;         /* mcts, simple: playouts move a card up whenever one

@@ -270,6 +270,7 @@ static int *int_option(calcplay *p, const char *name, int64_t *lo, int64_t *hi)
 		{"exact-all", offsetof(calcplay, exact_all), 0, 52},
 		{"hold", offsetof(calcplay, hold), 0, 52},
 		{"rounds", offsetof(calcplay, rounds), 0, 63},
+		{"solve-from", offsetof(calcplay, solve_from), 0, 52},
 	};
 	for (size_t i = 0; i < sizeof ints / sizeof *ints; i++)
 		if (!strcmp(name, ints[i].name)) {
@@ -296,6 +297,7 @@ static const struct {
 	{"exact-all", POLICY(BEST)},
 	{"hold", POLICY(BEST)},
 	{"rounds", POLICY(BEST)},
+	{"solve-from", POLICY(BEST)},
 	{"ucb", POLICY(MCTS)},
 	{"threshold", POLICY(MCTS)},
 	{"peek", POLICY(MCTS) | POLICY(SIMPLE)},
@@ -422,6 +424,7 @@ static const struct option options[] = {
 	{"exact-all", required_argument, NULL, 0},
 	{"hold", required_argument, NULL, 0},
 	{"rounds", required_argument, NULL, 0},
+	{"solve-from", required_argument, NULL, 0},
 	{"ucb", required_argument, NULL, 0},
 	{"threshold", required_argument, NULL, 0},
 	{"peek", no_argument, NULL, 0},
@@ -452,6 +455,9 @@ const playoutgame calcrun_game = {
 		 "                        round of its race (default 128)\n"
 		 "      --rounds R        best: up to R more rounds for the moves not yet\n"
 		 "                        surely behind or surely equal (default 15)\n"
+		 "      --solve-from S    best: each rollout hands over to the eager solver,\n"
+		 "                        its own order in view, at S cards unseen (default\n"
+		 "                        0: the greedy rule plays it to the end)\n"
 		 "      --endgame E       best: from E cards unseen on (default 20; 0: never),\n"
 		 "                        choose among the moves by solving sampled orders\n"
 		 "      --samples K       best: orders sampled per move there, at most\n"
