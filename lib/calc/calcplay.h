@@ -39,7 +39,7 @@ typedef enum {
  * tests/bench/NOTES.md). */
 enum { CALCPLAY_SOLVE_BUDGET = 500 };
 /* Positions the solver may expand to end one rollout (--solve-from): the
- * rollouts are many, so a small bound; a win not found counts as none. */
+ * rollouts are many, so a small bound; past it the greedy rule plays on. */
 enum { CALCPLAY_ROLLOUT_SOLVE_BUDGET = 50 };
 /* Positions best's exact endgame may expand per move before it gives way
  * to sampled orders: a bound on its time a move. */
