@@ -304,7 +304,10 @@ static calcbatch_outcome solved_rollout(calcsolve *sv, int from, const calc_stat
 			calc_greedy_playout(&c);
 			break;
 		}
-		calc_play(&c, calc_greedy_move(&c));
+		int m = calc_greedy_move(&c);
+		if (m < 0) /* only once the game is over; never hand calc_play -1 */
+			break;
+		calc_play(&c, m);
 	}
 	return calcbatch_outcome_of(&c);
 }
