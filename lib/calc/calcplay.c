@@ -281,6 +281,15 @@ static double rollout_value(calcbatch_outcome o)
 	return o.success ? 1000.0 : 52.0 - o.rest;
 }
 
+/* Best's eager solver, for the sampled orders and the solved rollouts,
+ * set up on first use. */
+static calcsolve *eager_solver(calcplay *p)
+{
+	if (!p->solver.key)
+		calcsolve_init(&p->solver, 14, false);
+	return &p->solver;
+}
+
 /* Rollout K of S (stream (KEY, K) reshuffles its unseen cards, as
  * calcbatch_resampled deals them) played by the greedy rule until FROM
  * cards are unseen, then by the eager solver with that order in view:
@@ -298,8 +307,7 @@ static calcbatch_outcome solved_rollout(calcsolve *sv, int from, const calc_stat
 	calc_turn(&c);
 	while (!calc_over(&c)) {
 		if (c.hand && c.ncards - c.next <= from) {
-			calc_state d = c;
-			if (calcsolve_run(sv, &d, CALCPLAY_ROLLOUT_SOLVE_BUDGET, NULL) == CALCSOLVE_WON)
+			if (calcsolve_run(sv, &c, CALCPLAY_ROLLOUT_SOLVE_BUDGET, NULL) == CALCSOLVE_WON)
 				return (calcbatch_outcome){1, 0, 0};
 			calc_greedy_playout(&c);
 			break;
@@ -605,8 +613,7 @@ static bool order_settled(int i, int lead, const order_tally *t, int (*differ)[C
  * remain and the rollouts' greedy play is what loses games. */
 static int endgame_filter(calcplay *p, const calc_state *s, int *moves, int n, uint64_t key)
 {
-	if (!p->solver.key)
-		calcsolve_init(&p->solver, 14, false);
+	eager_solver(p);
 	order_tally *t = xcalloc((size_t)n, sizeof *t);
 	bool turned[CALC_MAX_MOVES], out[CALC_MAX_MOVES] = {false};
 	int differ[CALC_MAX_MOVES][CALC_MAX_MOVES] = {{0}}, gain[CALC_MAX_MOVES], lead = 0, left = n;
@@ -705,11 +712,9 @@ static int rollout_choice(calcplay *p, const calc_state *s, const int *moves, in
 	float *x = xmalloc((size_t)n * cap * sizeof *x);
 	bool out[CALC_MAX_MOVES] = {false};
 	int left = n, lead = 0;
-	if (p->solve_from && !p->solver.key)
-		calcsolve_init(&p->solver, 14, false);
 	for (int i = 0; i < n; i++) {
 		leaf_set_init(&L[i], s, moves[i], cap);
-		L[i].sv = &p->solver;
+		L[i].sv = p->solve_from ? eager_solver(p) : NULL;
 		L[i].solve_from = p->solve_from;
 	}
 	for (int r = 0; r <= p->rounds && left > 1; r++) {

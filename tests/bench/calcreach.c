@@ -69,8 +69,7 @@ static void reach_rollout(calcsolve *sv, const calc_state *s, uint64_t k, uint64
 	int i = 0;
 	while (!calc_over(&c)) {
 		if (i < REACH_KS && c.hand && c.ncards - c.next == reach_k[i]) {
-			calc_state d = c;
-			t->reach[i++] += calcsolve_run(sv, &d, budget, NULL) == CALCSOLVE_WON;
+			t->reach[i++] += calcsolve_run(sv, &c, budget, NULL) == CALCSOLVE_WON;
 		}
 		int m = calc_greedy_move(&c);
 		if (m < 0)

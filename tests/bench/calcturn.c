@@ -150,8 +150,8 @@ int main(int argc, char **argv)
 	while (table_read_row(t)) {
 		if (!strcmp(table_field(t, (size_t)cs), "1"))
 			continue;
-		int n = turn_replay(t, cv >= 0 ? table_field(t, (size_t)cv) : NULL, table_field(t, (size_t)cd),
-				    table_field(t, (size_t)cm), hist, played);
+		int n = turn_replay(t, cv >= 0 ? table_field(t, (size_t)cv) : NULL,
+				    table_field(t, (size_t)cd), table_field(t, (size_t)cm), hist, played);
 		turn_game(table_field(t, (size_t)cg), hist, played, n);
 	}
 	table_close(t);
