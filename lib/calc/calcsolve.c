@@ -34,17 +34,36 @@ void calcsolve_free(calcsolve *sv)
 	sv->value = NULL;
 }
 
+/* Bytes I.. of the LEN cards of PILE, at most eight, as one word (zeros
+ * past the last card). Loads never reach past the pile's 52 bytes, and
+ * the bytes past LEN, left by cards taken off, are never read into it. */
+static uint64_t pile_word(const uint8_t *pile, int i, int len)
+{
+	uint64_t x;
+	int n = len - i;
+	if (n >= 8) {
+		memcpy(&x, pile + i, 8);
+		return x;
+	}
+	if (len >= 8) {
+		memcpy(&x, pile + len - 8, 8);
+		return x >> 8 * (8 - n);
+	}
+	memcpy(&x, pile, 8);
+	return x & (((uint64_t)1 << 8 * n) - 1);
+}
+
 uint64_t calcsolve_hash(const calc_state *s)
 {
 	uint64_t h = rng_mix64((uint64_t)s->next << 32 | (uint64_t)s->found[0] << 24 |
 			 (uint64_t)s->found[1] << 16 | (uint64_t)s->found[2] << 8 | s->found[3]);
-	/* Each pile hashed alone and the hashes summed: the order of the
-	 * piles makes no difference. */
+	/* Each pile hashed alone, eight cards a step, and the hashes summed:
+	 * the order of the piles makes no difference. */
 	for (int w = 0; w < s->npiles; w++) {
-		uint64_t p = 0x9e3779b97f4a7c15u;
-		for (int i = 0; i < s->len[w]; i++)
-			p = (p ^ s->pile[w][i]) * 0x100000001b3u;
-		h += rng_mix64(p + s->len[w]);
+		uint64_t p = 0x9e3779b97f4a7c15u + s->len[w];
+		for (int i = 0; i < s->len[w]; i += 8)
+			p = rng_mix64(p ^ pile_word(s->pile[w], i, s->len[w]));
+		h += rng_mix64(p);
 	}
 	return h | 1; /* 0 marks an empty slot */
 }
@@ -151,15 +170,39 @@ static void remember_lost(calcsolve *sv, uint64_t h)
 		take(sv, slot, h, false);
 }
 
-/* upto[k][n]: the ranks of foundation k's first n cards, as bits. */
-static const uint16_t (*needs_upto(void))[14]
+/* The foundations' sequences as bits, for hopeless: upto[k][n], the ranks
+ * of foundation k's first n cards; lo[k][m] and hi[k][m], the places in
+ * k's sequence (bits 0..12) of the ranks in M, 1..7 (bit r-1) and 8..13
+ * (bit r-8), so that two lookups turn a set of ranks into the places of
+ * k's sequence that they fill. */
+typedef struct {
+	uint16_t upto[4][14];
+	uint16_t lo[4][128], hi[4][64];
+} sequence_bits;
+
+static const sequence_bits *foundation_bits(void)
 {
-	static uint16_t upto[4][14];
-	if (!upto[0][1])
-		for (int k = 0; k < 4; k++)
-			for (int n = 0; n < 13; n++)
-				upto[k][n + 1] = (uint16_t)(upto[k][n] | 1u << calc_need(k, n));
-	return upto;
+	static sequence_bits t;
+	static bool made;
+	if (made)
+		return &t;
+	for (int k = 0; k < 4; k++) {
+		int place[14];
+		for (int n = 0; n < 13; n++) {
+			t.upto[k][n + 1] = (uint16_t)(t.upto[k][n] | 1u << calc_need(k, n));
+			place[calc_need(k, n)] = n;
+		}
+		for (unsigned m = 0; m < 128; m++)
+			for (int r = 1; r <= 7; r++)
+				if (m >> (r - 1) & 1)
+					t.lo[k][m] |= (uint16_t)(1u << place[r]);
+		for (unsigned m = 0; m < 64; m++)
+			for (int r = 8; r <= 13; r++)
+				if (m >> (r - 8) & 1)
+					t.hi[k][m] |= (uint16_t)(1u << place[r]);
+	}
+	made = true;
+	return &t;
 }
 
 /* A bound that proves many positions lost at once. Relax the rules: every
@@ -172,30 +215,30 @@ static const uint16_t (*needs_upto(void))[14]
  * here, S is lost. */
 static int hopeless(const calc_state *s)
 {
-	unsigned reach = 0, prog[4], len[4];
+	unsigned reach = 0, len[4];
 	for (int j = s->next; j < s->ncards; j++)
 		reach |= 1u << s->stock[j];
 	if (s->hand)
 		reach |= 1u << s->hand;
-	for (int k = 0; k < 4; k++)
-		prog[k] = s->found[k];
 	for (int w = 0; w < s->npiles; w++)
 		len[w] = s->len[w];
-	const uint16_t(*upto)[14] = needs_upto();
-	for (int changed = 1; changed;) {
-		changed = 0;
+	const sequence_bits *t = foundation_bits();
+	for (bool popped = true; popped;) {
 		unsigned climbed = 0; /* ranks some foundation has climbed to */
 		for (int k = 0; k < 4; k++) {
-			while (prog[k] < 13 && reach >> calc_need(k, (int)prog[k]) & 1)
-				prog[k]++;
+			unsigned filled = t->lo[k][reach >> 1 & 127] | t->hi[k][reach >> 8 & 63];
+			/* The climb: the places from found[k] on that reach fills, up
+			 * to the first it does not (bit 13 of ~filled stops it). */
+			int top = s->found[k] + __builtin_ctz(~filled >> s->found[k]);
 			/* A sequence holds each rank once, so this is its ranks
-			 * from found[k] to prog[k]. */
-			climbed |= upto[k][prog[k] < 13 ? prog[k] + 1 : 13] & ~upto[k][s->found[k]];
+			 * from found[k] to top, the next one needed. */
+			climbed |= t->upto[k][top < 13 ? top + 1 : 13] & ~t->upto[k][s->found[k]];
 		}
+		popped = false;
 		for (int w = 0; w < s->npiles; w++) {
 			while (len[w] && climbed >> s->pile[w][len[w] - 1] & 1) {
 				reach |= 1u << s->pile[w][--len[w]];
-				changed = 1;
+				popped = true;
 			}
 		}
 	}
