@@ -753,9 +753,11 @@ void calc_weighted_playout(calc_state *s)
  * hand onto the pile the rule picks (greedy's with WEIGHTS NULL), with the
  * urgencies kept in a table that changes only when a foundation does (the
  * search players run this playout millions of times). Inlined into each
- * rule's playout, so greedy's keeps no count of the unseen cards. */
+ * rule's playout, so greedy's keeps no count of the unseen cards. With
+ * STOP at 0 or more it stops before a move made with the hand turned and
+ * at most STOP cards face down; a constant -1 compiles the test away. */
 static inline __attribute__((always_inline)) void rule_playout(calc_state *s,
-							      const float *weights)
+							      const float *weights, int stop)
 {
 	calc_turn(s);
 	foundations f;
@@ -773,6 +775,8 @@ static inline __attribute__((always_inline)) void rule_playout(calc_state *s,
 	u = dist_urgency(dist);
 	for (;;) {
 		unsigned card, w;
+		if (stop >= 0 && hand && (int)(s->ncards - next) <= stop)
+			break;
 		for (w = 0; w < np; w++)
 			if (len[w] && f.count[s->pile[w][len[w] - 1]])
 				break;
@@ -809,12 +813,17 @@ static inline __attribute__((always_inline)) void rule_playout(calc_state *s,
 
 void calc_greedy_playout(calc_state *s)
 {
-	rule_playout(s, NULL);
+	rule_playout(s, NULL, -1);
+}
+
+void calc_greedy_playout_to(calc_state *s, int unseen)
+{
+	rule_playout(s, NULL, unseen);
 }
 
 void calc_weighted_playout_with(calc_state *s, const float *weights)
 {
-	rule_playout(s, weights);
+	rule_playout(s, weights, -1);
 }
 
 int calc_unseen_by_rank(const calc_state *s, uint8_t out[52])

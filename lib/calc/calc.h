@@ -154,6 +154,9 @@ int calc_greedy_move(const calc_state *s);
 /* Plays greedy moves to the end (turning the next card first if the hand
  * is empty). */
 void calc_greedy_playout(calc_state *s);
+/* The same, stopped before the first move made with the hand turned and
+ * at most UNSEEN (0 or more) cards face down, if the game lasts so long. */
+void calc_greedy_playout_to(calc_state *s, int unseen);
 
 /* The weighted rule: waste tops and the hand go up as greedy sends them;
  * otherwise the hand goes to the pile of the highest weighted score over

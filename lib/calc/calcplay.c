@@ -304,18 +304,11 @@ static calcbatch_outcome solved_rollout(calcsolve *sv, int from, const calc_stat
 	rng r;
 	rng_stream(&r, key, k);
 	calc_resample(&c, &r);
-	calc_turn(&c);
-	while (!calc_over(&c)) {
-		if (c.hand && c.ncards - c.next <= from) {
-			if (calcsolve_run(sv, &c, CALCPLAY_ROLLOUT_SOLVE_BUDGET, NULL) == CALCSOLVE_WON)
-				return (calcbatch_outcome){1, 0, 0};
-			calc_greedy_playout(&c);
-			break;
-		}
-		int m = calc_greedy_move(&c);
-		if (m < 0) /* only once the game is over; never hand calc_play -1 */
-			break;
-		calc_play(&c, m);
+	calc_greedy_playout_to(&c, from);
+	if (c.hand) {
+		if (calcsolve_run(sv, &c, CALCPLAY_ROLLOUT_SOLVE_BUDGET, NULL) == CALCSOLVE_WON)
+			return (calcbatch_outcome){1, 0, 0};
+		calc_greedy_playout(&c);
 	}
 	return calcbatch_outcome_of(&c);
 }

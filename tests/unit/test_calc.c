@@ -920,25 +920,30 @@ static void test_batch_greedy_equals_playout(void)
 	isa_force(had);
 }
 
-/* How many of 400 positions (every variant, part played at random) PLAYOUT
- * ends otherwise than MOVE played move by move. */
+/* Position I of 400 (every variant, part played at random) for SEED. */
+static void random_position(int i, uint64_t seed, calc_state *a)
+{
+	int m[CALC_MAX_MOVES], v = i & 3;
+	uint8_t deck[52];
+	rng r1;
+	rng_stream(&r1, seed, (uint64_t)i);
+	calc_shuffle(v, &r1, deck);
+	calc_deal(a, v, deck);
+	for (int k = 0; k < i % 30 && !calc_over(a); k++) {
+		int nm = calc_moves(a, m, false);
+		calc_play(a, m[rng_below32(&r1, (uint32_t)nm)]);
+	}
+}
+
+/* How many of 400 positions PLAYOUT ends otherwise than MOVE played move
+ * by move. */
 static int playout_differs(void (*playout)(calc_state *), int (*move)(const calc_state *),
 			   uint64_t seed)
 {
-	int m[CALC_MAX_MOVES];
 	int differ = 0;
 	for (int i = 0; i < 400; i++) {
-		int v = i & 3;
-		uint8_t deck[52];
-		rng r1;
-		rng_stream(&r1, seed, (uint64_t)i);
-		calc_shuffle(v, &r1, deck);
 		calc_state a, b;
-		calc_deal(&a, v, deck);
-		for (int k = 0; k < i % 30 && !calc_over(&a); k++) {
-			int nm = calc_moves(&a, m, false);
-			calc_play(&a, m[rng_below32(&r1, (uint32_t)nm)]);
-		}
+		random_position(i, seed, &a);
 		b = a;
 		playout(&a);
 		int mv;
@@ -947,6 +952,27 @@ static int playout_differs(void (*playout)(calc_state *), int (*move)(const calc
 		differ += memcmp(&a, &b, sizeof a) != 0;
 	}
 	return differ;
+}
+
+static void test_greedy_playout_stops(void)
+{
+	/* Stopped at STOP cards unseen, the greedy playout is where the
+	 * greedy rule's moves reach when they stop at the first position
+	 * with the hand turned and at most STOP cards face down. */
+	int differ = 0;
+	for (int i = 0; i < 400; i++) {
+		calc_state a, b;
+		int stop = i % 23, mv;
+		random_position(i, 12, &a);
+		b = a;
+		calc_greedy_playout_to(&a, stop);
+		calc_turn(&b);
+		while (!(b.hand && b.ncards - b.next <= stop) && (mv = calc_greedy_move(&b)) >= 0)
+			calc_play(&b, mv);
+		differ += memcmp(&a, &b, sizeof a) != 0;
+	}
+	CHECK(!differ, "the greedy playout stops where the greedy rule reaches the count unseen (%d of 400 differ)",
+	      differ);
 }
 
 static void test_greedy_playout_equals_greedy_rule(void)
@@ -1051,6 +1077,7 @@ static const unit_test tests[] = {
 	UNIT_TEST(batch_random_equals_playout),
 	UNIT_TEST(batch_greedy_equals_playout),
 	UNIT_TEST(greedy_playout_equals_greedy_rule),
+	UNIT_TEST(greedy_playout_stops),
 	UNIT_TEST(weighted_playout_equals_weighted_rule),
 	UNIT_TEST(weighted_rule_beats_greedy),
 	UNIT_TEST(playouts_turn_unturned_hand),
