@@ -388,16 +388,15 @@ static int search(calcsolve *sv, calc_state *s, int *first)
 	} else if (calc_over(s)) {
 		return calc_success(s) ? CALCSOLVE_WON : CALCSOLVE_LOST;
 	}
+	/* The bound before the memo: it proves most positions lost, and is
+	 * cheaper than hashing them, so the memo keeps only the positions a
+	 * search proved lost. */
+	if (hopeless(s))
+		return CALCSOLVE_LOST;
 	uint64_t h = calcsolve_hash(s);
 	bool seen;
-	uint64_t *slot = probe(sv, h, &seen);
-	if (slot && seen)
+	if (probe(sv, h, &seen) && seen)
 		return CALCSOLVE_LOST;
-	if (hopeless(s)) {
-		if (slot) /* nothing has probed since: still free */
-			take(sv, slot, h, false);
-		return CALCSOLVE_LOST;
-	}
 	if (sv->budget && sv->nodes >= sv->budget)
 		return CALCSOLVE_UNKNOWN;
 	sv->nodes++;
