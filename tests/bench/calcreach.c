@@ -66,16 +66,13 @@ static void reach_rollout(calcsolve *sv, const calc_state *s, uint64_t k, uint64
 	rng r;
 	rng_stream(&r, 1, k);
 	calc_resample(&c, &r);
-	int i = 0;
-	while (!calc_over(&c)) {
-		if (i < REACH_KS && c.hand && c.ncards - c.next == reach_k[i]) {
-			t->reach[i++] += calcsolve_run(sv, &c, budget, NULL) == CALCSOLVE_WON;
-		}
-		int m = calc_greedy_move(&c);
-		if (m < 0)
-			break;
-		calc_play(&c, m);
+	for (int i = 0; i < REACH_KS; i++) {
+		calc_greedy_playout_to(&c, reach_k[i]);
+		if (!c.hand)
+			break; /* the game ended first (UNSEEN is above every count) */
+		t->reach[i] += calcsolve_run(sv, &c, budget, NULL) == CALCSOLVE_WON;
 	}
+	calc_greedy_playout(&c);
 	t->won += calc_success(&c);
 }
 
