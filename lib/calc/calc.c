@@ -314,6 +314,32 @@ int calc_move_named(const calc_state *s, const char *name)
 	return -1;
 }
 
+int calc_replay(const calc_state *s, const char *moves, int max, calc_state *hist, int *played)
+{
+	int n = 0;
+	hist[0] = *s;
+	for (const char *p = moves; *p;) {
+		size_t len = strcspn(p, " ");
+		if (len) {
+			char name[16];
+			int move = -1;
+			if (n < max && len < sizeof name) {
+				memcpy(name, p, len);
+				name[len] = '\0';
+				move = calc_move_named(&hist[n], name);
+			}
+			if (move < 0)
+				return -(n + 1);
+			played[n] = move;
+			hist[n + 1] = hist[n];
+			calc_play(&hist[n + 1], move);
+			n++;
+		}
+		p += len + (p[len] == ' ');
+	}
+	return n;
+}
+
 /* The foundations as the fast playouts keep them: cards on each, the rank
  * each needs, and how many need each rank (count[0] stays 0, so that
  * complete foundations and empty piles' tops count for nothing). */

@@ -137,6 +137,12 @@ void calc_move_name(const calc_state *s, int move, char *out);
 /* The legal move of S that calc_move_name calls NAME, or -1: how the
  * tools that replay playout's --moves column read it. */
 int calc_move_named(const calc_state *s, const char *name);
+/* Replays MOVES, move names as playout's --moves column writes them
+ * (separated by spaces), from S: HIST[i] gets the position before move i
+ * and PLAYED[i] its code, HIST[n] the position after the last; returns n.
+ * At most MAX moves; returns -(i + 1) when move i is not legal where it
+ * falls, or is the (MAX + 1)-th. How the research tools read a game. */
+int calc_replay(const calc_state *s, const char *moves, int max, calc_state *hist, int *played);
 
 /* Plays uniformly random legal moves to the end: the rng_below32(N)-th of
  * the N moves calc_moves lists (not DISTINCT). Turns the next card first

@@ -27,7 +27,8 @@
 
 #define REACH_USAGE "usage: calcreach UNSEEN ROLLOUTS [BUDGET [FILE]]"
 
-enum { REACH_KS = 4 };
+/* Every card moves at most twice: from the hand, and off a pile. */
+enum { REACH_KS = 4, REACH_MAX_MOVES = 2 * 52 };
 static const int reach_k[REACH_KS] = {12, 10, 8, 6};
 
 typedef struct {
@@ -39,22 +40,20 @@ typedef struct {
 static bool reach_position(const table *t, const char *variant, const char *deck,
 			   const char *moves, int unseen, calc_state *s)
 {
+	static calc_state hist[REACH_MAX_MOVES + 1];
+	int played[REACH_MAX_MOVES];
 	const char *err = calc_deal_text(s, variant, deck);
 	if (err)
 		die_at(table_name(t), table_line(t), "%s", err);
-	char *copy = xstrdup(moves), *save = NULL;
-	int n = 0;
-	for (char *m = strtok_r(copy, " ", &save); m; m = strtok_r(NULL, " ", &save)) {
-		if (s->hand && s->ncards - s->next == unseen)
-			break;
-		int move = calc_move_named(s, m);
-		if (move < 0)
-			die_at(table_name(t), table_line(t), "move %d '%s' is not legal there", n + 1, m);
-		calc_play(s, move);
-		n++;
-	}
-	free(copy);
-	return s->hand && s->ncards - s->next == unseen;
+	int n = calc_replay(s, moves, REACH_MAX_MOVES, hist, played);
+	if (n < 0)
+		die_at(table_name(t), table_line(t), "move %d is not legal there", -n);
+	for (int i = 0; i <= n; i++)
+		if (hist[i].hand && hist[i].ncards - hist[i].next == unseen) {
+			*s = hist[i];
+			return true;
+		}
+	return false;
 }
 
 /* One greedy rollout from S, reshuffled by stream K: whether it won, and

@@ -69,20 +69,11 @@ static int turn_replay(const table *t, const char *variant, const char *deck, co
 	const char *err = calc_deal_text(&s, variant, deck);
 	if (err)
 		die_at(table_name(t), table_line(t), "%s", err);
-	char *copy = xstrdup(moves), *save = NULL;
-	int n = 0;
-	for (char *m = strtok_r(copy, " ", &save); m; m = strtok_r(NULL, " ", &save)) {
-		if (n >= TURN_MAX_MOVES - 1)
-			die_at(table_name(t), table_line(t), "more than %d moves", TURN_MAX_MOVES - 1);
-		hist[n] = s;
-		played[n] = calc_move_named(&s, m);
-		if (played[n] < 0)
-			die_at(table_name(t), table_line(t), "move %d '%s' is not legal there", n + 1, m);
-		calc_play(&s, played[n]);
-		n++;
-	}
-	free(copy);
-	hist[n] = s;
+	int n = calc_replay(&s, moves, TURN_MAX_MOVES - 1, hist, played);
+	if (n == -TURN_MAX_MOVES)
+		die_at(table_name(t), table_line(t), "more than %d moves", TURN_MAX_MOVES - 1);
+	if (n < 0)
+		die_at(table_name(t), table_line(t), "move %d is not legal there", -n);
 	return n;
 }
 

@@ -465,6 +465,22 @@ static void test_moves_and_names(void)
 	      "no move for an illegal or empty name");
 }
 
+static void test_replay(void)
+{
+	calc_state s = deal(WIN, 0), hist[3];
+	int played[2];
+	CHECK(calc_replay(&s, "2>W2 W2>F1", 2, hist, played) == 2 && played[0] == CALC_MOVE(0, 5) &&
+		      played[1] == CALC_MOVE(2, 0) && !memcmp(&hist[0], &s, sizeof s) && hist[1].len[1] == 1 &&
+		      hist[2].len[1] == 0 && hist[2].found[0] == 2,
+	      "a line replayed: the positions before each move and after the last");
+	CHECK(calc_replay(&s, " 2>W2  W2>F1 ", 2, hist, played) == 2 && calc_replay(&s, "", 2, hist, played) == 0,
+	      "spaces around and between the names, and no moves at all");
+	CHECK(calc_replay(&s, "2>W2 3>F1", 2, hist, played) == -2 &&
+		      calc_replay(&s, "2>W2 W2>F1", 1, hist, played) == -2 &&
+		      calc_replay(&s, "2>W2W2>F1", 2, hist, played) == -1,
+	      "an illegal move, one past the most, a name too long: minus its place");
+}
+
 static void test_deal_from_text(void)
 {
 	calc_state s, t = deal(WIN, 0);
@@ -1065,6 +1081,7 @@ static const unit_test tests[] = {
 	UNIT_TEST(two_ks_eager_uncovers_ten),
 	UNIT_TEST(nine_must_wait_needs_full_search),
 	UNIT_TEST(moves_and_names),
+	UNIT_TEST(replay),
 	UNIT_TEST(deal_from_text),
 	UNIT_TEST(crowded_position_moves),
 	UNIT_TEST(deck_parse_errors),
