@@ -181,7 +181,7 @@ int main(int argc, char **argv)
 		case OPT_TIME: time_arg = optarg; break;
 		case OPT_SEED: c->seed = cli_u64("--seed", optarg, UINT64_MAX); break;
 		case OPT_GAME: o.game_id = cli_i64("--game", optarg, 0, INT64_MAX); break;
-		case OPT_TRACE: o.trace_path = optarg; break;
+		case OPT_TRACE: o.trace_path = cli_path("--trace", optarg); break;
 		default:
 			if (!cli_option(opt, optarg, usage_fmt, &c->out))
 				util_try_help();

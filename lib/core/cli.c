@@ -13,7 +13,7 @@ bool cli_option(int c, const char *arg, const char *usage, cli_output *out)
 {
 	switch (c) {
 	case 'q': out->quiet = true; return true;
-	case 'o': out->path = arg; return true;
+	case 'o': out->path = cli_path("-o", arg); return true;
 	case 't': out->opts.tsv = true; return true;
 	case 'z': out->opts.gzip = true; return true;
 	case CLI_OPT_BOM: out->opts.bom = true; return true;
@@ -33,6 +33,13 @@ bool cli_option(int c, const char *arg, const char *usage, cli_output *out)
 	case '?': util_try_help();
 	}
 	return false;
+}
+
+const char *cli_path(const char *name, const char *arg)
+{
+	if (!*arg)
+		die_usage("invalid %s '': expected a file name", name);
+	return arg;
 }
 
 int64_t cli_i64(const char *name, const char *arg, int64_t lo, int64_t hi)

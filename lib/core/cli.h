@@ -55,6 +55,9 @@ bool cli_option(int c, const char *arg, const char *usage, cli_output *out);
 /* Option helpers: parse ARG given to option NAME or die with exit 2 and a
  * message that states the accepted range. */
 int64_t cli_i64(const char *name, const char *arg, int64_t lo, int64_t hi);
+/* ARG as a file name for option NAME: refused when empty (no file has that
+ * name; caught before any work is done). */
+const char *cli_path(const char *name, const char *arg);
 uint64_t cli_u64(const char *name, const char *arg, uint64_t hi);
 double cli_double(const char *name, const char *arg, double lo, double hi);
 /* Index of ARG in the NULL-terminated CHOICES, or die listing them. */

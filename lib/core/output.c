@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -137,7 +138,7 @@ static int open_temp(output *o, const char *path)
 	o->tmp = temp_name(path);
 	fd = mkstemp(o->tmp);
 	if (fd < 0)
-		die("cannot create %s: %s", path, strerror(errno));
+		return -1;
 	util_temp_register(o->tmp);
 	/* mkstemp makes the file 0600; a new output gets the usual
 	 * permissions under the user's umask. */
@@ -145,6 +146,19 @@ static int open_temp(output *o, const char *path)
 	umask(mask);
 	fchmod(fd, 0666 & ~mask);
 	return fd;
+}
+
+/* Dies: cannot VERB PATH (errno says why), having freed O and REAL (PATH
+ * may be either's), so that a refused -o leaves nothing allocated. */
+static noreturn void open_failed(output *o, char *real, const char *verb, const char *path)
+{
+	char msg[PATH_MAX + 64];
+	snprintf(msg, sizeof msg, "cannot %s %s: %s", verb, path, strerror(errno));
+	free(o->tmp);
+	free(o->path);
+	free(o);
+	free(real);
+	die("%s", msg);
 }
 
 output *output_open(const char *path, const output_opts *opts)
@@ -178,14 +192,17 @@ output *output_open(const char *path, const output_opts *opts)
 		 * rename: write to it directly. */
 		gzip = gzip || util_ends_with(path, ".gz");
 		o->path = xstrdup(path);
-		o->fd = open(path, O_WRONLY | O_TRUNC);
+		/* O_CREAT: a link whose target does not exist yet gets it. */
+		o->fd = open(path, O_WRONLY | O_TRUNC | O_CREAT, 0666);
 		if (o->fd < 0)
-			die("cannot open %s: %s", path, strerror(errno));
+			open_failed(o, real, "open", path);
 		o->direct = true;
 	} else {
 		gzip = gzip || util_ends_with(path, ".gz");
 		o->path = xstrdup(path);
 		o->fd = open_temp(o, path);
+		if (o->fd < 0)
+			open_failed(o, real, "create", path);
 		o->replace = exists;
 		if (exists) { /* the file keeps its mode, and its owner if we may */
 			fchmod(o->fd, st.st_mode & 07777);

@@ -225,6 +225,12 @@ static void split_plain(table *t, const char *s, const char *e, const char *end)
 
 static void parse(table *t, const char *s, size_t len)
 {
+	/* libcsv grows a field's buffer by a fixed block, 128 bytes unless
+	 * set, which makes a long field cost quadratic time in copies: a
+	 * block as long as this piece (or as the buffer already is) lets the
+	 * buffer grow at most once a piece, and geometrically. */
+	size_t have = csv_get_buffer_size(&t->csv);
+	csv_set_blk_size(&t->csv, len > have ? (len > 128 ? len : 128) : have);
 	if (csv_parse(&t->csv, s, len, on_field, on_row, t) != len)
 		die_at(input_name(t->in), t->row_start,
 		       "malformed quoting: a quote inside an unquoted field or text after a closing quote");
