@@ -156,6 +156,20 @@ AFTER_F5_D6_C3="------------------X--------XX------OXX-----O--------------------
 	assert_output "playout: c.csv:1: its other columns differ from the first table's"
 }
 
+@test "carried columns named like the output's get the first free suffix" {
+	printf 'moves,position,position_2,game\nf5,7,8,9\n' > p.csv
+	run bash -c "playout -n 1 p.csv | head -1"
+	assert_output "position,position_3,position_2,game_2,game,seed,black_player,white_player,first_player,first_move,plies,black_discs,white_discs,winner"
+	run bash -c "playout --perft 1 p.csv | summarize count sum:leaves"
+	assert_output "count,sum_leaves
+1,3"
+	printf 'deck,deal,moves,rest\n%s,x,y,z\n' "$WIN" > d.csv
+	run bash -c "playout -g calc --policy greedy --moves d.csv | head -1"
+	assert_output "deal,deal_2,moves_2,rest_2,game,seed,variant,policy,success,rest,steps,moves"
+	run bash -c "playout -g calc --policy greedy d.csv | head -1"
+	assert_output "deal,deal_2,moves,rest_2,game,seed,variant,policy,success,rest,steps"
+}
+
 @test "--per-move: flat Monte Carlo per legal move, shards add up" {
 	run playout --per-move 200 --seed 3
 	assert_success

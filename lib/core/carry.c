@@ -1,6 +1,7 @@
 #include "core/carry.h"
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -43,11 +44,48 @@ void carry_row(carry *c, const table *t)
 	c->rows++;
 }
 
-void carry_head(const carry *c, output *out)
+/* Whether NAME is the label, one of AFTER, one of the first N of HEAD
+ * (the carried names as written so far) or, with ORIGINALS, any carried
+ * name as it came. */
+static bool carry_taken(const carry *c, const char *name, const char *const *after, char **head,
+			size_t n, bool originals)
 {
+	if (!strcmp(name, c->label))
+		return true;
+	for (size_t i = 0; after[i]; i++)
+		if (!strcmp(name, after[i]))
+			return true;
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(name, head[i]))
+			return true;
+	for (size_t i = 0; originals && i < c->n; i++)
+		if (!strcmp(name, c->names[i]))
+			return true;
+	return false;
+}
+
+void carry_head(const carry *c, output *out, const char *const *after)
+{
+	char **head = xmalloc((c->n + 1) * sizeof *head);
 	output_field(out, c->label);
+	for (size_t i = 0; i < c->n; i++) {
+		const char *name = c->names[i];
+		if (!carry_taken(c, name, after, head, i, false)) {
+			head[i] = xstrdup(name);
+		} else {
+			size_t size = strlen(name) + 24;
+			head[i] = xmalloc(size);
+			for (unsigned k = 2;; k++) {
+				snprintf(head[i], size, "%s_%u", name, k);
+				if (!carry_taken(c, head[i], after, head, i, true))
+					break;
+			}
+		}
+		output_field(out, head[i]);
+	}
 	for (size_t i = 0; i < c->n; i++)
-		output_field(out, c->names[i]);
+		free(head[i]);
+	free(head);
 }
 
 void carry_write(const carry *c, size_t row, output *out)

@@ -174,15 +174,16 @@ static void run_show(calcrun_opts *o, const deals *ds)
 
 static void write_header(const calcrun_opts *o, const deals *ds, output *out)
 {
-	if (o->common.nfiles)
-		carry_head(&ds->cols, out);
-	static const char *const cols[] = {"game", "seed", "variant", "policy", "success", "rest", "steps"};
-	for (size_t k = 0; k < sizeof cols / sizeof *cols; k++)
-		output_field(out, cols[k]);
+	const char *cols[10] = {"game", "seed", "variant", "policy", "success", "rest", "steps"};
+	size_t n = 7;
 	if (o->deals)
-		output_field(out, "deck");
+		cols[n++] = "deck";
 	if (o->common.moves)
-		output_field(out, "moves");
+		cols[n++] = "moves";
+	if (o->common.nfiles)
+		carry_head(&ds->cols, out, cols);
+	for (size_t k = 0; k < n; k++)
+		output_field(out, cols[k]);
 	output_end_row(out);
 }
 

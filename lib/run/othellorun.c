@@ -116,12 +116,15 @@ static void positions_free(positions *ps)
 	free(ps->from);
 }
 
-/* The header's leading columns, and each row's, when positions came from
- * tables. */
-static void head_position(output *out, const positions *ps)
+/* The header: the carried columns when positions came from tables, then
+ * COLS (NULL-terminated). */
+static void head_position(output *out, const positions *ps, const char *const *cols)
 {
 	if (ps->from_files)
-		carry_head(&ps->cols, out);
+		carry_head(&ps->cols, out, cols);
+	for (size_t k = 0; cols[k]; k++)
+		output_field(out, cols[k]);
+	output_end_row(out);
 }
 
 static void row_position(output *out, const positions *ps, size_t i)
@@ -227,15 +230,12 @@ static void run_games(othellorun_opts *o, const positions *ps, output *out)
 {
 	othelloplay *pl = o->player;
 	bool random = pl[0].kind == OTHELLOPLAY_RANDOM && pl[1].kind == OTHELLOPLAY_RANDOM;
-	head_position(out, ps);
-	static const char *const cols[] = {"game",	"seed",	 "black_player", "white_player",
-					   "first_player", "first_move", "plies", "black_discs",
-					   "white_discs", "winner"};
-	for (size_t k = 0; k < sizeof cols / sizeof *cols; k++)
-		output_field(out, cols[k]);
-	if (o->common.moves)
-		output_field(out, "moves");
-	output_end_row(out);
+	const char *cols[] = {"game",	      "seed",	    "black_player", "white_player",
+			      "first_player", "first_move", "plies",	    "black_discs",
+			      "white_discs",  "winner",	    "moves",	    NULL};
+	if (!o->common.moves)
+		cols[10] = NULL;
+	head_position(out, ps, cols);
 	size_t total = ps->n * (size_t)o->common.count, done = 0;
 	progress pr;
 	progress_start(&pr, o->common.out.quiet, "games", total);
@@ -274,11 +274,8 @@ static void run_games(othellorun_opts *o, const positions *ps, output *out)
 
 static void run_per_move(const othellorun_opts *o, const positions *ps, output *out)
 {
-	head_position(out, ps);
-	static const char *const cols[] = {"move", "games", "wins", "draws", "losses", "win_rate"};
-	for (size_t k = 0; k < sizeof cols / sizeof *cols; k++)
-		output_field(out, cols[k]);
-	output_end_row(out);
+	static const char *const cols[] = {"move", "games", "wins", "draws", "losses", "win_rate", NULL};
+	head_position(out, ps, cols);
 	uint64_t total = 0, done = 0;
 	for (size_t i = 0; i < ps->n; i++) {
 		const othello_pos *p = &ps->pos[i];
@@ -342,11 +339,8 @@ static void run_per_move(const othellorun_opts *o, const positions *ps, output *
 
 static void run_perft(const othellorun_opts *o, const positions *ps, output *out)
 {
-	head_position(out, ps);
-	static const char *const cols[] = {"depth", "leaves", "seconds", "leaves_per_second"};
-	for (size_t k = 0; k < sizeof cols / sizeof *cols; k++)
-		output_field(out, cols[k]);
-	output_end_row(out);
+	static const char *const cols[] = {"depth", "leaves", "seconds", "leaves_per_second", NULL};
+	head_position(out, ps, cols);
 	othello_perft_table *tt = o->hash ? othello_perft_table_new(o->hash) : NULL;
 	for (size_t i = 0; i < ps->n; i++) {
 		for (int d = 1; d <= o->perft; d++) {
@@ -415,11 +409,8 @@ static void solve_row(output *out, const positions *ps, size_t i, int move, int 
 static void run_solve(const othellorun_opts *o, const positions *ps, output *out)
 {
 	solvable(o, ps);
-	head_position(out, ps);
-	static const char *const cols[] = {"move", "score", "nodes", "seconds"};
-	for (size_t k = 0; k < sizeof cols / sizeof *cols; k++)
-		output_field(out, cols[k]);
-	output_end_row(out);
+	static const char *const cols[] = {"move", "score", "nodes", "seconds", NULL};
+	head_position(out, ps, cols);
 	othellosolve *s = othellosolve_new(OTHELLORUN_SOLVER_BITS);
 	progress pr;
 	progress_start(&pr, o->common.out.quiet, "positions", ps->n);
