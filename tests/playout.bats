@@ -484,6 +484,13 @@ check_published() {
 	run playout --max-empties 20 two.csv
 	assert_failure 2
 	assert_line --index 0 "playout: --max-empties is for --solve, --solve-all and perfect players"
+	for opt in "--ucb 1" "--threshold 3" "--ucb 1 --black mc:20"; do
+		run playout $opt -n 1
+		assert_failure 2
+		assert_line --index 0 "playout: --ucb and --threshold are for mcts players (--black or --white mcts:N)"
+	done
+	run playout --ucb 1 --white mcts:20 -n 1 -q
+	assert_success
 	run playout --solve --max-empties 61 two.csv
 	assert_failure 2
 	assert_line --index 0 "playout: invalid --max-empties '61': expected an integer from 0 to 60"
@@ -704,6 +711,8 @@ success, 0 cards left"
 	mcts|--solve-from 8|--solve-from is for --policy best, not mcts
 	best|--solve-from 53|invalid --solve-from '53': expected an integer from 0 to 52
 	best|--playouts 65536 --rounds 16|--playouts 65536 over 17 rounds: best keeps at most 1048576 rollouts a leaf
+	simple|--level 0|--level 0: simple expands at least one ply (1 to 30)
+	clairvoyant|--level 31|invalid --level '31': expected an integer from 0 to 30
 	EOF
 	run playout -g calc --policy clairvoyant --level 1 -n 1 -q
 	assert_success

@@ -388,6 +388,10 @@ static int run(run_opts *c)
 	if (o->player.kind == CALCPLAY_BEST && !given(o, "rounds"))
 		o->player.rounds = 15;
 	check_policy_options(o);
+	/* Level 0 is clairvoyant's greedy line; a tree of no plies has no
+	 * move to choose. */
+	if (o->player.kind == CALCPLAY_SIMPLE && o->player.level < 1)
+		die_usage("--level 0: simple expands at least one ply (1 to 30)");
 	if (o->player.kind == CALCPLAY_BEST &&
 	    (uint64_t)o->player.playouts * (uint64_t)(1 + o->player.rounds) > CALCPLAY_MAX_ROLLOUTS)
 		die_usage("--playouts %u over %d rounds: best keeps at most %d rollouts a leaf",
@@ -474,8 +478,8 @@ const playoutgame calcrun_game = {
 		 "                        wait on a pile: every move is a candidate\n"
 		 "      --reward R        mcts and simple: binary (default) or rest:B (B for\n"
 		 "                        two cards left, falling to 0 at 27)\n"
-		 "      --level L         simple: plies expanded; clairvoyant: levels of\n"
-		 "                        nested search over greedy lines (default 3)\n"
+		 "      --level L         simple: plies expanded (1-30); clairvoyant: levels\n"
+		 "                        of nested search over greedy lines (0-30; default 3)\n"
 		 "      --width W         simple: playouts per leaf (default 5)\n"
 		 "      --ucb C           mcts exploration constant (default 0.5)\n"
 		 "      --threshold T     mcts: visits before a leaf grows children\n"

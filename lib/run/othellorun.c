@@ -527,8 +527,10 @@ static void option(run_opts *c, const char *name, const char *arg)
 		need_player("--white", arg, &o->player[OTHELLO_WHITE]);
 	} else if (!strcmp(name, "ucb")) {
 		o->ucb = cli_double("--ucb", arg, 0, 100);
+		o->mcts_set = true;
 	} else if (!strcmp(name, "threshold")) {
 		o->threshold = (uint32_t)cli_i64("--threshold", arg, 1, 1000000);
+		o->mcts_set = true;
 	} else if (!strcmp(name, "per-move")) {
 		o->per_move = cli_i64("--per-move", arg, 1, RUN_MAX_GAMES - 1);
 	} else if (!strcmp(name, "perft")) {
@@ -574,6 +576,9 @@ static void check(const othellorun_opts *o)
 		die_usage("--hash is for --perft");
 	if (o->max_empties_set && !o->solve && !perfect)
 		die_usage("--max-empties is for --solve, --solve-all and perfect players");
+	if (o->mcts_set && o->player[0].kind != OTHELLOPLAY_MCTS &&
+	    o->player[1].kind != OTHELLOPLAY_MCTS)
+		die_usage("--ucb and --threshold are for mcts players (--black or --white mcts:N)");
 }
 
 static int run(run_opts *c)

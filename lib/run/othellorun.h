@@ -30,6 +30,7 @@ typedef struct {
 	int solve;                  /* 1: --solve, 2: --solve-all, or 0 */
 	int max_empties;            /* --max-empties */
 	bool max_empties_set;
+	bool mcts_set;              /* --ucb or --threshold given */
 	bool both_sides;            /* --both-sides: even games swap the players */
 	bool compact;               /* --notation compact: moves without spaces */
 	const char *black, *white;  /* player specs, as given */
