@@ -141,6 +141,11 @@ static void parse(int argc, char **argv, summarizerun_opts *o, char **keep)
 		/* NAME:... that is neither an operation nor a file: a typo. */
 		const char *colon = strchr(argv[i], ':');
 		if (colon && access(argv[i], F_OK) != 0) {
+			const char *why = summary_op_error(argv[i]);
+			if (!why)
+				die_usage("operation '%s' after a file: operations come first", argv[i]);
+			if (strcmp(why, "unknown operation") != 0)
+				die_usage("invalid operation '%s': %s", argv[i], why);
 			char *name = xstrndup(argv[i], (size_t)(colon - argv[i]));
 			die_usage("unknown operation '%s' in '%s'", name, argv[i]);
 		}

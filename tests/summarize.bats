@@ -153,7 +153,13 @@ white,1,1,"
 	assert_line --index 0 "summarize: unknown operation 'avg' in 'avg:plies'"
 	run summarize q:2:plies "$G"
 	assert_failure 2
-	assert_line --index 0 "summarize: unknown operation 'q' in 'q:2:plies'"
+	assert_line --index 0 "summarize: invalid operation 'q:2:plies': expected q:P:COLUMN with P from 0 to 1"
+	run summarize rate:winner "$G"
+	assert_failure 2
+	assert_line --index 0 "summarize: invalid operation 'rate:winner': expected rate:COLUMN=VALUE"
+	run summarize "$G" mean:plies
+	assert_failure 2
+	assert_line --index 0 "summarize: operation 'mean:plies' after a file: operations come first"
 	run summarize --crosstab a "$G"
 	assert_failure 2
 	assert_line --index 0 "summarize: --crosstab needs two columns, ROW,COL"
@@ -340,6 +346,18 @@ b,4,0.375,0.09189922917901217,0.7805734799346371,-88.73949984654253,-0.291666666
 1a,1
 NA,1"
 	assert_equal "$(summarize --sort -g k count b.csv)" "$output"
+}
+
+@test "huge values: squares past a double's range are still summed, as R reads them" {
+	run bash -c "printf 'x\n1e200\n1e200\n' | summarize var:x sd:x mean:x"
+	assert_output "var_x,sd_x,mean_x
+0,0,1e+200"
+	run bash -c "printf 'x\n1e200\n1e200\n3e200\n' | summarize var:x sd:x"
+	assert_output "var_x,sd_x
+Inf,Inf"
+	run bash -c "printf 'x\n1e308\n1e308\n' | summarize mean:x sum:x"
+	assert_output "mean_x,sum_x
+1e+308,Inf"
 }
 
 @test "partials: Inf sums merge, impossible states and overflowing counts are refused" {

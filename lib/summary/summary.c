@@ -624,8 +624,8 @@ static void write_num(const operation *op, const void *x, output *out)
 		stats_format_fixed(a->isumsq, 2 * STATS_DECIMALS, b, sizeof b);
 		output_field(out, b);
 	} else {
-		output_double(out, a->dsum);
-		output_double(out, a->dsumsq);
+		output_double(out, (double)a->dsum);
+		output_double(out, (double)a->dsumsq);
 	}
 	if (a->n) {
 		output_double(out, a->min);
@@ -655,8 +655,8 @@ static void read_num(table *t, size_t col, const operation *op, void *x)
 			       table_colname(t, col + 2), table_colname(t, col + 3));
 		if (b.isumsq < 0)
 			bad_partial(t, col + 3, "a sum of squares below 0");
-		b.dsum = (double)((long double)b.isum / STATS_SCALE);
-		b.dsumsq = (double)((long double)b.isumsq / 1e12L);
+		b.dsum = (long double)b.isum / STATS_SCALE;
+		b.dsumsq = (long double)b.isumsq / 1e12L;
 	} else {
 		b.dsum = need_double(t, col + 2, true);
 		b.dsumsq = need_double(t, col + 3, true);
@@ -885,12 +885,17 @@ static const char *parse_op(const char *spec, operation *op)
 	return op->def->parse(op, colon ? colon + 1 : NULL);
 }
 
-bool summary_is_op(const char *text)
+const char *summary_op_error(const char *text)
 {
 	operation op;
-	bool ok = !parse_op(text, &op);
+	const char *why = parse_op(text, &op);
 	op_free(&op, 0);
-	return ok;
+	return why;
+}
+
+bool summary_is_op(const char *text)
+{
+	return !summary_op_error(text);
 }
 
 static void configure(summary *s, const char **group, int ngroup, const char **ops, int nops)

@@ -38,6 +38,9 @@ typedef struct {
 
 /* True if TEXT names an operation (so that it is not taken for a file). */
 bool summary_is_op(const char *text);
+/* Why TEXT is not a valid operation ("unknown operation" when its name is
+ * none), or NULL when it is one. */
+const char *summary_op_error(const char *text);
 /* Checks the options (dies with exit 2 on unknown or unmergeable ops). */
 summary *summary_new(const summary_opts *o);
 /* Aggregates every row of the table at PATH. */
