@@ -151,6 +151,7 @@ static void check(chainrun_opts *o, const char *vs, const char *depth_arg, const
 int main(int argc, char **argv)
 {
 	util_init(argv[0]);
+	argv[0] = (char *)util_progname; /* getopt's messages name it so too */
 	chainrun_opts o = {
 		.common = {.seed = 1, .first = 1, .count = -1},
 		.me = {.kind = CHAIN_PROGRAM_KIND, .depth = CHAIN_PROGRAM_KIND == CHAIN_GREEDY ? 1 : 2},

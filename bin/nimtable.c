@@ -120,6 +120,7 @@ static void set_game(nim_game *g, const char *spec, int heaps, int64_t max, cons
 int main(int argc, char **argv)
 {
 	util_init(argv[0]);
+	argv[0] = (char *)util_progname; /* getopt's messages name it so too */
 	nimrun_opts o = {.common = {.seed = 1}, .max_memory = 4ull << 30};
 	int heaps = -1, modes = 0;
 	int64_t max = 10;

@@ -118,6 +118,7 @@ typedef struct {
 int main(int argc, char **argv)
 {
 	util_init(argv[0]);
+	argv[0] = (char *)util_progname; /* getopt's messages name it so too */
 	util_version_extra = isa_print_version;
 	isa_path(); /* a bad YOMI_ISA stops the run before it starts */
 	const char *names[NGAMES + 1] = {NULL};

@@ -165,6 +165,7 @@ static void parse(int argc, char **argv, summarizerun_opts *o, char **keep)
 int main(int argc, char **argv)
 {
 	util_init(argv[0]);
+	argv[0] = (char *)util_progname; /* getopt's messages name it so too */
 	summarizerun_opts o = {.summary = {.level = 0.95, .round = -1}};
 	char *group_text = NULL;
 	parse(argc, argv, &o, &group_text);

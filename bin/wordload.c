@@ -111,6 +111,7 @@ int main(int argc, char **argv)
 	static const char *const long_modes[] = {"drop", "vowel", "keep", NULL};
 	static const char *const point_rules[] = {"chars", "kana", "mora", NULL};
 	util_init(argv[0]);
+	argv[0] = (char *)util_progname; /* getopt's messages name it so too */
 	wordloadrun_opts o = {.lex = {.min_len = 1}};
 	lexicon_opts *lo = &o.lex;
 	int c;

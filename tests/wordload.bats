@@ -433,6 +433,10 @@ NEXT,N,T,4"
 	assert_failure 2
 	assert_output "wordload: unrecognized option '--no-such-option'
 Try 'wordload --help' for more information."
+	# Run by its path, its messages still name it as every other one does.
+	run "$TOP/bin/wordload" --no-such-option
+	assert_failure 2
+	assert_line --index 0 "wordload: unrecognized option '--no-such-option'"
 	run wordload --min-len 0 "$FIX/words.txt"
 	assert_failure 2
 	assert_line --index 0 "wordload: invalid --min-len '0': expected an integer from 1 to 1000000"
