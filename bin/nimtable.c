@@ -67,6 +67,9 @@ static uint64_t parse_size(const char *arg)
 /* Parses --sizes A,B,... into G's bounds. */
 static void parse_sizes(const char *sizes, nim_game *g)
 {
+	/* strtok would pass over an empty item ("3,,4") in silence. */
+	if (sizes[0] == ',' || strstr(sizes, ",,") || (sizes[0] && sizes[strlen(sizes) - 1] == ','))
+		die_usage("invalid --sizes '%s': an empty heap size", sizes);
 	char *copy = xstrdup(sizes), *save = NULL;
 	int k = 0;
 	for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {

@@ -212,6 +212,9 @@ log_error() {
 	assert_output "chain-greedy: len.csv:2: column 'len': 'two' is not an integer from 0 to 1000000"
 	run chain-greedy -d "$LINE" --starts nope --vs greedy
 	assert_output "chain-greedy: start word 'nope' is not in the dictionary"
+	run chain-greedy -d "$LINE" --starts lists/nope.txt --vs greedy
+	assert_failure 1
+	assert_output "chain-greedy: --starts 'lists/nope.txt': no such file, nor a word of the dictionary"
 }
 
 @test "--start from outside the dictionary is keyed by the dictionary's rules" {
