@@ -53,7 +53,7 @@ while [ $# -gt 0 ]; do
 	-j) yomi_need "$@"; jobs=$2; shift 2 ;;
 	-o | --output) yomi_need "$@"; out=$2; shift 2 ;;
 	-h | --help) yomi_help; exit 0 ;;
-	*) echo "calc-success.sh: unknown option '$1'" >&2; exit 2 ;;
+	*) echo "$yomi_me: unknown option '$1'" >&2; exit 2 ;;
 	esac
 done
 if [ "$full" = 1 ]; then
@@ -70,9 +70,9 @@ else
 	if [ "$peek" = 1 ]; then : "${trees:=4x20 5x20}"; else : "${trees:=3x20}"; fi
 	: "${badmax:=0 0.05}"
 fi
-yomi_positive calc-success.sh --games "$games"
-yomi_positive calc-success.sh -j "$jobs"
-yomi_positive calc-success.sh --badmax-playouts "$bplayouts"
+yomi_positive "$yomi_me" --games "$games"
+yomi_positive "$yomi_me" -j "$jobs"
+yomi_positive "$yomi_me" --badmax-playouts "$bplayouts"
 yomi_workdir "$out"
 mode=hidden kind=uniform
 [ "$peek" = 1 ] && mode=peek
@@ -102,7 +102,7 @@ seed_figure() {
 row() {
 	local key=$1 n=$2
 	shift 2
-	yomi_positive calc-success.sh "deals of $key" "$n"
+	yomi_positive "$yomi_me" "deals of $key" "$n"
 	yomi_shards "$n" "$jobs" "$out" "count rate:success=1 mean:rest" \
 		playout -g calc --seed "$seed" "$@" > "$out/one.csv"
 	printf '%s,%s,%s\n' "$key" "$(seed_figure "$key")" "$(tail -1 "$out/one.csv")"
@@ -110,8 +110,8 @@ row() {
 deals() { case $1 in *:*) echo "${1#*:}" ;; *) echo "$games" ;; esac; }
 head_row=count,rate_success_1,rate_success_1_lo,rate_success_1_hi,mean_rest
 # Every setting's deal count checked before the first game is played.
-for p in $playouts; do yomi_positive calc-success.sh "deals of mcts:${p%%:*}" "$(deals "$p")"; done
-for t in $trees; do yomi_positive calc-success.sh "deals of tree:${t%%:*}" "$(deals "$t")"; done
+for p in $playouts; do yomi_positive "$yomi_me" "deals of mcts:${p%%:*}" "$(deals "$p")"; done
+for t in $trees; do yomi_positive "$yomi_me" "deals of tree:${t%%:*}" "$(deals "$t")"; done
 
 {
 	echo "mode,playouts,seed,$head_row"

@@ -8,6 +8,8 @@
 # its link bin/yomi-NAME, so it sources this file from beside its own
 # resolved path.
 yomi_lib=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# The name messages go under: as the user ran it (yomi-NAME or NAME.sh).
+yomi_me=${0##*/}
 if [ -f "$yomi_lib/../dictionaries/sas-functions.txt" ]; then
 	yomi_top=$(cd "$yomi_lib/.." && pwd)
 	yomi_data=$yomi_top/dictionaries
@@ -48,7 +50,7 @@ yomi_dictionary() {
 # option first): dies with exit 2 when no value follows it, rather than
 # let set -u stop the script with a shell message.
 yomi_need() {
-	[ $# -ge 2 ] || { echo "$(basename "$(readlink -f "$0")"): $1 needs a value" >&2; exit 2; }
+	[ $# -ge 2 ] || { echo "$yomi_me: $1 needs a value" >&2; exit 2; }
 }
 
 # Dies with exit 2 unless VALUE (given to option NAME of SCRIPT) is a
@@ -100,7 +102,7 @@ yomi_watch() {
 		[ "$running" = 1 ] || break
 		sleep 0.25
 		line=$({ cat "$dir"/progress.* 2> /dev/null || true; } | awk -v total="$total" -v what="$what" \
-			-v start="$start" -v now="$EPOCHREALTIME" -v name="$(basename "$0")" '
+			-v start="$start" -v now="$EPOCHREALTIME" -v name="$yomi_me" '
 			function rate(x, k) {
 				k = 0
 				while (k < 3 && x >= 999.5) { x /= 1000; k++ }
@@ -126,7 +128,7 @@ yomi_watch() {
 	done
 	if [ "$shown" = 1 ]; then
 		awk -v total="$total" -v what="$what" -v start="$start" -v now="$EPOCHREALTIME" \
-			-v name="$(basename "$0")" 'BEGIN {
+			-v name="$yomi_me" 'BEGIN {
 			t = now - start
 			x = total / t; k = 0
 			while (k < 3 && x >= 999.5) { x /= 1000; k++ }

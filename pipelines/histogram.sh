@@ -24,30 +24,30 @@ while [ $# -gt 0 ]; do
 	-o | --output) yomi_need "$@"; png=$2; shift 2 ;;
 	-h | --help) yomi_help; exit 0 ;;
 	-) break ;;
-	-*) echo "histogram.sh: unknown option '$1'" >&2; exit 2 ;;
+	-*) echo "$yomi_me: unknown option '$1'" >&2; exit 2 ;;
 	*) break ;;
 	esac
 done
-[ -n "$col" ] || { echo "histogram.sh: -c COLUMN is needed" >&2; exit 2; }
-yomi_positive histogram.sh --bins "$bins"
+[ -n "$col" ] || { echo "$yomi_me: -c COLUMN is needed" >&2; exit 2; }
+yomi_positive "$yomi_me" --bins "$bins"
 yomi_workdir ""
 
 # The exact counts of each value (summarize checks every number), then
 # the bars: a value each, or equal bins.
 summarize -q --sort -g "$col" count "$@" > "$out/values.csv"
-awk -F, -v bins="$bins" -v out="$out/bars.txt" -v gp="$out/hist.gp" '
+awk -F, -v me="$yomi_me" -v bins="$bins" -v out="$out/bars.txt" -v gp="$out/hist.gp" '
 NR == 1 { next }
 $1 == "" || $1 == "NA" { next }
 {
 	if ($1 !~ /^-?[0-9]+(\.[0-9]*)?([eE][-+]?[0-9]+)?$/ && $1 !~ /^-?\.[0-9]+/) {
-		printf "histogram.sh: column value %s is not a number\n", $1 > "/dev/stderr"; bad = 1; exit 2
+		printf "%s: column value %s is not a number\n", me, $1 > "/dev/stderr"; bad = 1; exit 2
 	}
 	v[++n] = $1 + 0; c[n] = $2; rows += $2; sum += $2 * ($1 + 0)
 	whole = whole + ($1 + 0 != int($1 + 0))
 }
 END {
 	if (bad) exit 2
-	if (!n) { print "histogram.sh: no numbers in the column" > "/dev/stderr"; exit 1 }
+	if (!n) { print me ": no numbers in the column" > "/dev/stderr"; exit 1 }
 	lo = v[1]; hi = v[n]
 	if (!whole && n <= bins) {
 		for (i = 1; i <= n; i++) print v[i], c[i] > out

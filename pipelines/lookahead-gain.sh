@@ -42,20 +42,20 @@ while [ $# -gt 0 ]; do
 	-q | --quiet) quiet=1; shift ;;
 	-o | --output) yomi_need "$@"; out=$2; shift 2 ;;
 	-h | --help) yomi_help; exit 0 ;;
-	*) echo "lookahead-gain.sh: unknown option '$1'" >&2; exit 2 ;;
+	*) echo "$yomi_me: unknown option '$1'" >&2; exit 2 ;;
 	esac
 done
 for v in "--games $games" "--rounds $rounds" "-j $jobs"; do
-	yomi_positive lookahead-gain.sh ${v% *} "${v#* }"
+	yomi_positive "$yomi_me" ${v% *} "${v#* }"
 done
 for depth in $depths; do
-	case $depth in end) ;; *) yomi_positive lookahead-gain.sh --depths "$depth" ;; esac
+	case $depth in end) ;; *) yomi_positive "$yomi_me" --depths "$depth" ;; esac
 done
 [ ${#dicts[@]} -gt 0 ] || dicts=(sas)
 yomi_workdir "$out"
 show=0
 [ "$quiet" = 0 ] && [ -t 2 ] && show=1
-progress() { [ "$show" = 0 ] || printf '\rlookahead-gain.sh: %s\033[K' "$*" >&2; }
+progress() { [ "$show" = 0 ] || printf '\r%s: %s\033[K' "$yomi_me" "$*" >&2; }
 
 # Runs one tournament (COMMAND...) over GAMES games in shards, into FILE,
 # showing the games done so far.
@@ -73,7 +73,7 @@ tournament() {
 		sleep 1
 	done
 	for pid in "${pids[@]}"; do
-		wait "$pid" || { echo "lookahead-gain.sh: a tournament failed" >&2; exit 1; }
+		wait "$pid" || { echo "$yomi_me: a tournament failed" >&2; exit 1; }
 	done
 	{ head -n 1 "${parts[0]}"; for p in "${parts[@]}"; do tail -n +2 "$p"; done; } > "$file"
 	rm -f "${parts[@]}"

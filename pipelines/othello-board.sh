@@ -22,11 +22,11 @@ while [ $# -gt 0 ]; do
 	--turn) yomi_need "$@"; turn=$2; shift 2 ;;
 	-o | --output) yomi_need "$@"; png=$2; shift 2 ;;
 	-h | --help) yomi_help; exit 0 ;;
-	*) echo "othello-board.sh: unknown option '$1'" >&2; exit 2 ;;
+	*) echo "$yomi_me: unknown option '$1'" >&2; exit 2 ;;
 	esac
 done
 if [ ${#board} = 64 ] && [ -z "$turn" ]; then
-	echo "othello-board.sh: --board needs --turn X or O" >&2
+	echo "$yomi_me: --board needs --turn X or O" >&2
 	exit 2
 fi
 yomi_workdir ""

@@ -30,13 +30,13 @@ while [ $# -gt 0 ]; do
 	-q | --quiet) yomi_quiet=1; shift ;;
 	-o | --output) yomi_need "$@"; out=$2; shift 2 ;;
 	-h | --help) yomi_help; exit 0 ;;
-	*) echo "othello-first-move.sh: unknown option '$1'" >&2; exit 2 ;;
+	*) echo "$yomi_me: unknown option '$1'" >&2; exit 2 ;;
 	esac
 done
-yomi_positive othello-first-move.sh -n "$games"
-yomi_positive othello-first-move.sh -j "$jobs"
+yomi_positive "$yomi_me" -n "$games"
+yomi_positive "$yomi_me" -j "$jobs"
 if [ ${#board} = 64 ] && [ -z "$turn" ]; then
-	echo "othello-first-move.sh: --board needs --turn X or O" >&2
+	echo "$yomi_me: --board needs --turn X or O" >&2
 	exit 2
 fi
 yomi_workdir "$out"

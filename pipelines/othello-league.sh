@@ -28,26 +28,26 @@ while [ $# -gt 0 ]; do
 	-q | --quiet) yomi_quiet=1; shift ;;
 	-o | --output) yomi_need "$@"; out=$2; shift 2 ;;
 	-h | --help) yomi_help; exit 0 ;;
-	*) echo "othello-league.sh: unknown option '$1'" >&2; exit 2 ;;
+	*) echo "$yomi_me: unknown option '$1'" >&2; exit 2 ;;
 	esac
 done
-yomi_positive othello-league.sh --games "$games"
-yomi_positive othello-league.sh -j "$jobs"
+yomi_positive "$yomi_me" --games "$games"
+yomi_positive "$yomi_me" -j "$jobs"
 read -r -a list <<<"$players"
 if [ ${#list[@]} -lt 2 ]; then
-	echo "othello-league.sh: --players wants two players or more" >&2
+	echo "$yomi_me: --players wants two players or more" >&2
 	exit 2
 fi
 for ((a = 0; a < ${#list[@]}; a++)); do
 	for ((b = a + 1; b < ${#list[@]}; b++)); do
 		if [ "${list[a]}" = "${list[b]}" ]; then
-			echo "othello-league.sh: --players names ${list[a]} twice" >&2
+			echo "$yomi_me: --players names ${list[a]} twice" >&2
 			exit 2
 		fi
 	done
 	# A player playout refuses is refused here, before any game.
 	if ! err=$(playout --black "${list[a]}" --help 2>&1 > /dev/null); then
-		echo "othello-league.sh: ${err%%$'\n'*}" >&2
+		echo "$yomi_me: ${err%%$'\n'*}" >&2
 		exit 2
 	fi
 done

@@ -49,7 +49,7 @@ while [ $# -gt 0 ]; do
 	-j) yomi_need "$@"; jobs=$2; shift 2 ;;
 	-o | --output) yomi_need "$@"; out=$2; shift 2 ;;
 	-h | --help) yomi_help; exit 0 ;;
-	*) echo "othello-mc-vs-perfect.sh: unknown option '$1'" >&2; exit 2 ;;
+	*) echo "$yomi_me: unknown option '$1'" >&2; exit 2 ;;
 	esac
 done
 if [ "$full" = 1 ]; then
@@ -58,9 +58,9 @@ if [ "$full" = 1 ]; then
 else
 	: "${positions:=20}" "${empties:=10 12 14}" "${playouts:=100 1000}" "${game_playouts:=1000}"
 fi
-yomi_positive othello-mc-vs-perfect.sh --positions "$positions"
-yomi_positive othello-mc-vs-perfect.sh --game-playouts "$game_playouts"
-yomi_positive othello-mc-vs-perfect.sh -j "$jobs"
+yomi_positive "$yomi_me" --positions "$positions"
+yomi_positive "$yomi_me" --game-playouts "$game_playouts"
+yomi_positive "$yomi_me" -j "$jobs"
 # --empties items are E or E:P (P positions per source at E).
 quota= elist= most=$positions
 for item in $empties; do
@@ -68,14 +68,14 @@ for item in $empties; do
 	[ "$e" = "$item" ] || p=${item#*:}
 	case $e in
 	[1-9] | [1-5][0-9] | 60) ;;
-	*) echo "othello-mc-vs-perfect.sh: --empties wants E or E:P, E from 1 to 60, not '$item'" >&2; exit 2 ;;
+	*) echo "$yomi_me: --empties wants E or E:P, E from 1 to 60, not '$item'" >&2; exit 2 ;;
 	esac
-	yomi_positive othello-mc-vs-perfect.sh --empties "$p"
+	yomi_positive "$yomi_me" --empties "$p"
 	quota="$quota $e:$p" elist="$elist $e"
 	[ "$p" -le "$most" ] || most=$p
 done
 empties=${elist# }
-for n in $playouts; do yomi_positive othello-mc-vs-perfect.sh --playouts "$n"; done
+for n in $playouts; do yomi_positive "$yomi_me" --playouts "$n"; done
 yomi_workdir "$out"
 
 # Runs the commands given as strings JOBS at a time; any failure ends
@@ -116,8 +116,8 @@ awk -F, -v quota="$quota" 'BEGIN { n = split(quota, q, " "); for (i = 1; i <= n;
 	FNR == 1 { print "pid," $0; next }
 	FNR in keep { print ++id "," $0 }' "$out/moves.csv" "$out/candidates.csv" > "$out/positions.csv"
 rm -f "$out/moves.csv"
-awk -F, -v quota="$quota" 'BEGIN { n = split(quota, q, " "); for (i = 1; i <= n; i++) { split(q[i], x, ":"); p[x[1]] = x[2] } }
-	NR > 1 { got[$2 " " $3]++ } END { for (k in got) { split(k, x, " "); if (got[k] < p[x[2]]) print "othello-mc-vs-perfect.sh: only " got[k] " positions for " k " empties" > "/dev/stderr" } }' "$out/positions.csv"
+awk -F, -v me="$yomi_me" -v quota="$quota" 'BEGIN { n = split(quota, q, " "); for (i = 1; i <= n; i++) { split(q[i], x, ":"); p[x[1]] = x[2] } }
+	NR > 1 { got[$2 " " $3]++ } END { for (k in got) { split(k, x, " "); if (got[k] < p[x[2]]) print me ": only " got[k] " positions for " k " empties" > "/dev/stderr" } }' "$out/positions.csv"
 
 # Who is to move: an mcts player plays that side (random the other, which
 # never moves before the choice is made).

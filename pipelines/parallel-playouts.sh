@@ -29,11 +29,11 @@ while [ $# -gt 0 ]; do
 	-q | --quiet) yomi_quiet=1; shift ;;
 	--) shift; break ;;
 	-h | --help) yomi_help; exit 0 ;;
-	*) echo "parallel-playouts.sh: unknown option '$1'" >&2; exit 2 ;;
+	*) echo "$yomi_me: unknown option '$1'" >&2; exit 2 ;;
 	esac
 done
 if [ -z "$total" ] || [ $# -eq 0 ]; then
-	echo "parallel-playouts.sh: need -n TOTAL and a command after --" >&2
+	echo "$yomi_me: need -n TOTAL and a command after --" >&2
 	exit 2
 fi
 [ -n "$shards" ] || shards=$((jobs * 4))
@@ -65,7 +65,7 @@ if ! wait "$pid"; then
 		[ -s "$f" ] || continue
 		k=${f##*.}
 		read -r first n < <(sed -n "${k}p" "$out/shards")
-		echo "parallel-playouts.sh: shard $k (games $first to $((first + n - 1))) failed:" >&2
+		echo "$yomi_me: shard $k (games $first to $((first + n - 1))) failed:" >&2
 		cat "$f" >&2
 		exit 1
 	done

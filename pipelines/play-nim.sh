@@ -17,17 +17,17 @@ while [ $# -gt 0 ]; do
 	--first) yomi_need "$@"; first=$2; shift 2 ;;
 	--seed) yomi_need "$@"; seed=$2; shift 2 ;;
 	-h | --help) yomi_help; exit 0 ;;
-	*) echo "play-nim.sh: unknown option '$1'" >&2; exit 2 ;;
+	*) echo "$yomi_me: unknown option '$1'" >&2; exit 2 ;;
 	esac
 done
-case $first in you | me) ;; *) echo "play-nim.sh: --first is you or me" >&2; exit 2 ;; esac
+case $first in you | me) ;; *) echo "$yomi_me: --first is you or me" >&2; exit 2 ;; esac
 for i in "${!heaps[@]}"; do
 	h=${heaps[i]}
-	[[ $h =~ ^[0-9]{1,3}$ ]] && [ $((10#$h)) -le 60 ] || { echo "play-nim.sh: heaps are numbers from 0 to 60" >&2; exit 2; }
+	[[ $h =~ ^[0-9]{1,3}$ ]] && [ $((10#$h)) -le 60 ] || { echo "$yomi_me: heaps are numbers from 0 to 60" >&2; exit 2; }
 	heaps[i]=$((10#$h)) # 08 is eight, not a bad octal number
 done
 # Without a stone there is no move to make: no game to play.
-[[ ${heaps[*]} =~ [1-9] ]] || { echo "play-nim.sh: --heaps needs at least one stone, e.g. \"3 4 5\"" >&2; exit 2; }
+[[ ${heaps[*]} =~ [1-9] ]] || { echo "$yomi_me: --heaps needs at least one stone, e.g. \"3 4 5\"" >&2; exit 2; }
 
 draw() {
 	echo

@@ -31,17 +31,17 @@ while [ $# -gt 0 ]; do
 	--seed) yomi_need "$@"; seed=$2; shift 2 ;;
 	-o | --output) yomi_need "$@"; log=$2; shift 2 ;;
 	-h | --help) yomi_help; exit 0 ;;
-	*) echo "play-shiritori.sh: unknown option '$1'" >&2; exit 2 ;;
+	*) echo "$yomi_me: unknown option '$1'" >&2; exit 2 ;;
 	esac
 done
-case $first in you | me) ;; *) echo "play-shiritori.sh: --first is you or me" >&2; exit 2 ;; esac
+case $first in you | me) ;; *) echo "$yomi_me: --first is you or me" >&2; exit 2 ;; esac
 case $vs in
 greedy) me=(chain-greedy) ;;
 lookahead) me=(chain-lookahead) ;;
 lookahead:*) me=(chain-lookahead --depth "${vs#lookahead:}") ;;
-*) echo "play-shiritori.sh: --vs is greedy, lookahead or lookahead:D" >&2; exit 2 ;;
+*) echo "$yomi_me: --vs is greedy, lookahead or lookahead:D" >&2; exit 2 ;;
 esac
-yomi_positive play-shiritori.sh --rounds "$rounds"
+yomi_positive "$yomi_me" --rounds "$rounds"
 yomi_workdir ""
 work=$out
 if [ -z "$dict" ]; then
@@ -117,7 +117,7 @@ if [ -z "$start" ]; then
 fi
 words=$(summarize -t count "$dict" | tail -n 1)
 chain-greedy "${rules[@]}" -t --start "$start" --moves 0 -o "$work/log.tsv" 2> "$work/err" ||
-	{ sed 's/^[^:]*: //' "$work/err" | sed 's/^/play-shiritori.sh: /' >&2; exit 1; }
+	{ sed 's/^[^:]*: //' "$work/err" | sed "s/^/$yomi_me: /" >&2; exit 1; }
 [ "$rounds" = 1 ] && r="1 round" || r="$rounds rounds"
 echo "Shiritori on $words words against $vs, $r${lose:+; a word ending in $lose loses}."
 echo "Type a word that starts where the last one ends; ? for hints, q to quit."
@@ -163,7 +163,7 @@ while :; do
 			esac
 		done
 	else
-		step "${me[@]}" "${rules[@]}" --moves 1 || { echo "play-shiritori.sh: $why" >&2; exit 1; }
+		step "${me[@]}" "${rules[@]}" --moves 1 || { echo "$yomi_me: $why" >&2; exit 1; }
 		last_row
 		if [ "$event" != stuck ]; then
 			mine=$p2 yours=$p1

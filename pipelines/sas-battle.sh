@@ -19,7 +19,7 @@ while [ $# -gt 0 ]; do
 	--japanese) japanese=1; shift ;;
 	-o | --output) yomi_need "$@"; out=$2; shift 2 ;;
 	-h | --help) yomi_help; exit 0 ;;
-	*) echo "sas-battle.sh: unknown option '$1'" >&2; exit 2 ;;
+	*) echo "$yomi_me: unknown option '$1'" >&2; exit 2 ;;
 	esac
 done
 yomi_workdir "$out"

@@ -235,7 +235,13 @@ summarize: -:1: missing column 'nope'"
 		run "$TOP/pipelines/$p.sh" "$opt" < /dev/null
 		assert_failure 2
 		assert_output "$p.sh: $opt needs a value"
+		# Run by its link, as installed, a pipeline's messages name the link.
+		run "$TOP/bin/yomi-$p" "$opt" < /dev/null
+		assert_failure 2
+		assert_output "yomi-$p: $opt needs a value"
 	done
+	run "$TOP/bin/yomi-play-nim" --first x
+	assert_output "yomi-play-nim: --first is you or me"
 }
 
 @test "play-shiritori.sh: polite rejections, hints, and the log at the end" {
