@@ -182,6 +182,7 @@ log_error() {
 	log_error "$LINE" "3: word 'abb' scores 3 points, not 2" "$START" "1,1,1,x,abb,2,2,0,play"
 	log_error "$LINE" "2: column 'turn': 'x' is not an integer from 0 to 20000" "1,x,0,start,sa,0,0,0,start"
 	log_error "$LINE" "2: turn 0 must be the start word (player 0, event start)" "1,0,1,x,sa,0,0,0,play"
+	log_error "$LINE" "2: the start word scores no points (0, not 5)" "1,0,0,start,sa,5,0,0,start"
 	log_error "$LINE" "2: the log has no moves, not even a start word"
 	printf 'game,turn\n1,0\n' > j.csv
 	run chain-greedy -d "$LINE" j.csv

@@ -211,6 +211,8 @@ static void replay_row(runctx *cx, const char *name, long line, const logmove *m
 	}
 	if (strcmp(m->event, "start") != 0 || m->player != 0)
 		die_at(name, line, "turn 0 must be the start word (player 0, event start)");
+	if (m->points != 0)
+		die_at(name, line, "the start word scores no points (0, not %lld)", (long long)m->points);
 	if (llabs(m->p1) > CHAIN_MAX_HANDICAP || llabs(m->p2) > CHAIN_MAX_HANDICAP)
 		die_at(name, line, "the start row's scores are the handicaps, from %d to %d",
 		       -CHAIN_MAX_HANDICAP, CHAIN_MAX_HANDICAP);
