@@ -3,7 +3,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
-#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -148,11 +147,35 @@ static int open_temp(output *o, const char *path)
 	return fd;
 }
 
+/* The file the link PATH names, when it does not exist yet but its
+ * directory does (a relative target read from the link's directory), so
+ * that it is written like any new file: through a temporary, renamed
+ * into place at the end. NULL otherwise. */
+static char *link_target(const char *path)
+{
+	char target[4096];
+	ssize_t n = readlink(path, target, sizeof target - 1);
+	if (n <= 0)
+		return NULL;
+	target[n] = '\0';
+	const char *slash = strrchr(path, '/');
+	size_t dir = target[0] != '/' && slash ? (size_t)(slash - path) + 1 : 0;
+	char *full = xmalloc(dir + (size_t)n + 1);
+	memcpy(full, path, dir);
+	memcpy(full + dir, target, (size_t)n + 1);
+	struct stat st;
+	if (lstat(full, &st) == 0 || errno != ENOENT) {
+		free(full); /* there, but not a regular file; or a loop */
+		return NULL;
+	}
+	return full;
+}
+
 /* Dies: cannot VERB PATH (errno says why), having freed O and REAL (PATH
  * may be either's), so that a refused -o leaves nothing allocated. */
 static noreturn void open_failed(output *o, char *real, const char *verb, const char *path)
 {
-	char msg[PATH_MAX + 64];
+	char msg[4096 + 64]; /* a longer path is cut short in the message */
 	snprintf(msg, sizeof msg, "cannot %s %s: %s", verb, path, strerror(errno));
 	free(o->tmp);
 	free(o->path);
@@ -177,10 +200,15 @@ output *output_open(const char *path, const output_opts *opts)
 		/* Replace what a link points to, not the link; links into /proc
 		 * (/dev/stdout and friends) name open descriptors, not files. */
 		real = realpath(path, NULL);
-		if (real && strncmp(real, "/proc/", 6) != 0 && stat(real, &st) == 0 && S_ISREG(st.st_mode))
+		if (real && strncmp(real, "/proc/", 6) != 0 && stat(real, &st) == 0 && S_ISREG(st.st_mode)) {
 			path = real;
-		else
+		} else if (!real && (real = link_target(path)) != NULL) {
+			path = real; /* a new file where the link points */
+			st.st_mode = S_IFREG;
+			exists = false;
+		} else {
 			st.st_mode = 0; /* write in place */
+		}
 	} else if (path && strcmp(path, "-") != 0 && stat(path, &st) != 0) {
 		st.st_mode = S_IFREG; /* a new file */
 		exists = false;
@@ -192,8 +220,7 @@ output *output_open(const char *path, const output_opts *opts)
 		 * rename: write to it directly. */
 		gzip = gzip || util_ends_with(path, ".gz");
 		o->path = xstrdup(path);
-		/* O_CREAT: a link whose target does not exist yet gets it. */
-		o->fd = open(path, O_WRONLY | O_TRUNC | O_CREAT, 0666);
+		o->fd = open(path, O_WRONLY | O_TRUNC);
 		if (o->fd < 0)
 			open_failed(o, real, "open", path);
 		o->direct = true;

@@ -132,7 +132,7 @@ void stats_add(stats_acc *a, const stats_num *x)
 {
 	a->n++;
 	a->dsum += x->v;
-	a->dsumsq += (long double)x->v * x->v;
+	a->dsumsq += x->v * x->v;
 	if (x->v < a->min)
 		a->min = x->v;
 	if (x->v > a->max)
@@ -162,7 +162,7 @@ void stats_merge(stats_acc *a, const stats_acc *b)
 
 double stats_sum(const stats_acc *a)
 {
-	return (double)(a->exact ? (long double)a->isum / STATS_SCALE : a->dsum);
+	return a->exact ? (double)((long double)a->isum / STATS_SCALE) : a->dsum;
 }
 
 double stats_mean(const stats_acc *a)
@@ -171,7 +171,7 @@ double stats_mean(const stats_acc *a)
 		return NAN;
 	if (a->exact)
 		return (double)((long double)a->isum / ((long double)STATS_SCALE * a->n));
-	return (double)(a->dsum / (long double)a->n);
+	return a->dsum / (double)a->n;
 }
 
 double stats_var(const stats_acc *a)
@@ -191,13 +191,9 @@ double stats_var(const stats_acc *a)
 		long double v = (s2 - s1 * s1 / n) / (n - 1);
 		return v < 0 ? 0 : (double)v;
 	}
-	/* A partial's sum of squares past a double's range was written Inf:
-	 * the variance is too big to tell, not missing. */
-	if (isinf(a->dsumsq))
-		return INFINITY;
-	long double mean = a->dsum / n;
-	long double v = (a->dsumsq - mean * a->dsum) / (n - 1);
-	return v < 0 ? 0 : (double)v;
+	double mean = a->dsum / (double)a->n;
+	double v = (a->dsumsq - mean * a->dsum) / (double)(a->n - 1);
+	return v < 0 ? 0 : v;
 }
 
 void stats_format_fixed(__int128 v, int scale_digits, char *buf, size_t n)

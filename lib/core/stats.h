@@ -35,10 +35,7 @@ stats_kind stats_parse(const char *s, size_t n, stats_num *out);
 typedef struct {
 	int64_t n, na;
 	__int128 isum, isumsq; /* in 10^-6 and 10^-12 units, while exact */
-	/* Always kept, used once inexact; long double, so that squares of
-	 * values past 1e154 do not overflow (past 1e308 in a partial's text,
-	 * where they are written as doubles). */
-	long double dsum, dsumsq;
+	double dsum, dsumsq;   /* always kept, used once inexact */
 	double min, max;
 	bool exact;
 } stats_acc;
