@@ -624,8 +624,8 @@ static void write_num(const operation *op, const void *x, output *out)
 		stats_format_fixed(a->isumsq, 2 * STATS_DECIMALS, b, sizeof b);
 		output_field(out, b);
 	} else {
-		output_double(out, (double)a->dsum);
-		output_double(out, (double)a->dsumsq);
+		output_double(out, a->dsum);
+		output_double(out, a->dsumsq);
 	}
 	if (a->n) {
 		output_double(out, a->min);
@@ -655,8 +655,8 @@ static void read_num(table *t, size_t col, const operation *op, void *x)
 			       table_colname(t, col + 2), table_colname(t, col + 3));
 		if (b.isumsq < 0)
 			bad_partial(t, col + 3, "a sum of squares below 0");
-		b.dsum = (long double)b.isum / STATS_SCALE;
-		b.dsumsq = (long double)b.isumsq / 1e12L;
+		b.dsum = (double)((long double)b.isum / STATS_SCALE);
+		b.dsumsq = (double)((long double)b.isumsq / 1e12L);
 	} else {
 		b.dsum = need_double(t, col + 2, true);
 		b.dsumsq = need_double(t, col + 3, true);
