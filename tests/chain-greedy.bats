@@ -215,7 +215,13 @@ log_error() {
 	assert_output "chain-greedy: start word 'nope' is not in the dictionary"
 	run chain-greedy -d "$LINE" --starts lists/nope.txt --vs greedy
 	assert_failure 1
-	assert_output "chain-greedy: --starts 'lists/nope.txt': no such file, nor a word of the dictionary"
+	assert_output "chain-greedy: --starts 'lists/nope.txt': neither a file of start words nor a word of the dictionary"
+	run chain-greedy -d "$LINE" --starts /tmp --vs greedy
+	assert_failure 1
+	assert_output "chain-greedy: --starts '/tmp': neither a file of start words nor a word of the dictionary"
+	run bash -c "chain-greedy -d '$LINE' --starts <(echo abb) --vs greedy | cut -d, -f2 | sort -u"
+	assert_output "abb
+start"
 }
 
 @test "--start from outside the dictionary is keyed by the dictionary's rules" {

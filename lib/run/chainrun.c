@@ -418,12 +418,13 @@ static uint32_t *parse_starts(const runctx *cx, const char *arg, size_t *n)
 			starts_add(&l, w);
 	} else if (strncmp(arg, "sample:", 7) == 0) {
 		starts_sample(cx, &l, arg);
-	} else if (stat(arg, &st) == 0 && S_ISREG(st.st_mode)) {
-		starts_lines(cx, &l, arg);
+	} else if (stat(arg, &st) == 0 && !S_ISDIR(st.st_mode)) {
+		starts_lines(cx, &l, arg); /* a file, a pipe or a device */
 	} else {
 		/* A path mistyped would read as a word missing from the list. */
 		if (strchr(arg, '/') && !strchr(arg, ',') && dict_find(cx->d, arg) < 0)
-			die("--starts '%s': no such file, nor a word of the dictionary", arg);
+			die("--starts '%s': neither a file of start words nor a word of the dictionary",
+			    arg);
 		char *copy = xstrdup(arg), *save = NULL;
 		for (char *w = strtok_r(copy, ",", &save); w; w = strtok_r(NULL, ",", &save))
 			starts_add(&l, need_word(cx, w));
