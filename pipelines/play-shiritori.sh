@@ -117,7 +117,7 @@ if [ -z "$start" ]; then
 fi
 words=$(summarize -t count "$dict" | tail -n 1)
 chain-greedy "${rules[@]}" -t --start "$start" --moves 0 -o "$work/log.tsv" 2> "$work/err" ||
-	{ sed 's/^[^:]*: //' "$work/err" | sed "s/^/$yomi_me: /" >&2; exit 1; }
+	{ sed 's/^[^:]*: //' "$work/err" | awk -v me="$yomi_me" '{ print me ": " $0 }' >&2; exit 1; }
 [ "$rounds" = 1 ] && r="1 round" || r="$rounds rounds"
 echo "Shiritori on $words words against $vs, $r${lose:+; a word ending in $lose loses}."
 echo "Type a word that starts where the last one ends; ? for hints, q to quit."

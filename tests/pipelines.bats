@@ -241,6 +241,7 @@ summarize: -:1: missing column 'nope'"
 		assert_output "yomi-$p: $opt needs a value"
 	done
 	run "$TOP/bin/yomi-play-nim" --first x
+	assert_failure 2
 	assert_output "yomi-play-nim: --first is you or me"
 }
 

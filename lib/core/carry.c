@@ -70,7 +70,8 @@ void carry_head(const carry *c, output *out, const char *const *after)
 	output_field(out, c->label);
 	for (size_t i = 0; i < c->n; i++) {
 		const char *name = c->names[i];
-		if (!carry_taken(c, name, after, head, i, false)) {
+		/* An empty name (tables allow several) is left as it is. */
+		if (!*name || !carry_taken(c, name, after, head, i, false)) {
 			head[i] = xstrdup(name);
 		} else {
 			size_t size = strlen(name) + 24;

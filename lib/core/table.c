@@ -115,7 +115,8 @@ static void on_field(void *s, size_t len, void *data)
  * assembling and the row being assembled are capped (input_max_line), the
  * number of fields of a row at one per 16 bytes of the cap (each costs an
  * index entry of 16 bytes). Checked at every row end and after every
- * piece, so at most a piece more is ever held. */
+ * piece, so at most a piece more is ever held; libcsv's own buffer for
+ * the field may hold up to twice the cap, as parse grows it by doubling. */
 static void check_size(const table *t)
 {
 	size_t cap = t->max_bytes, maxf = t->max_fields, nf = t->nfield - t->pending_first;

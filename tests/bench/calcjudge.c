@@ -110,10 +110,14 @@ int main(int argc, char **argv)
 	int cg = table_need_col(t, "game"), cd = table_need_col(t, "deck");
 	int cm = table_need_col(t, "moves"), cv = table_col(t, "variant");
 	judge_positions p = {0};
-	while (table_read_row(t))
-		judge_game(t, (long)cli_i64("game", table_field(t, (size_t)cg), 0, 1000000000000L),
-			   cv >= 0 ? table_field(t, (size_t)cv) : NULL, table_field(t, (size_t)cd),
-			   table_field(t, (size_t)cm), from, rollouts, &p);
+	while (table_read_row(t)) {
+		int64_t game;
+		if (!util_parse_i64(table_field(t, (size_t)cg), 0, INT64_MAX / 128, &game))
+			die_at(table_name(t), table_line(t), "column 'game': '%s' is not a game number",
+			       table_field(t, (size_t)cg));
+		judge_game(t, (long)game, cv >= 0 ? table_field(t, (size_t)cv) : NULL,
+			   table_field(t, (size_t)cd), table_field(t, (size_t)cm), from, rollouts, &p);
+	}
 	table_close(t);
 	static const char *const name[] = {"greedy", "solve20", "solve50", "solve20000", "nested1",
 					   "nested2"};

@@ -477,8 +477,9 @@ static void test_replay(void)
 	      "spaces around and between the names, and no moves at all");
 	CHECK(calc_replay(&s, "2>W2 3>F1", 2, hist, played) == -2 &&
 		      calc_replay(&s, "2>W2 W2>F1", 1, hist, played) == -2 &&
-		      calc_replay(&s, "2>W2W2>F1", 2, hist, played) == -1,
-	      "an illegal move, one past the most, a name too long: minus its place");
+		      calc_replay(&s, "2>W2W2>F1", 2, hist, played) == -1 &&
+		      calc_replay(&s, "2>W2 W2>F1W2>F1W2>F1W2>F1", 2, hist, played) == -2,
+	      "an illegal move, one past the most, a name unknown or too long: minus its place");
 }
 
 static void test_deal_from_text(void)
