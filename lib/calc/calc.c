@@ -340,6 +340,14 @@ int calc_replay(const calc_state *s, const char *moves, int max, calc_state *his
 	return n;
 }
 
+int calc_find_unseen(const calc_state *hist, int n, int unseen)
+{
+	for (int i = 0; i <= n; i++)
+		if (hist[i].hand && hist[i].ncards - hist[i].next == unseen)
+			return i;
+	return -1;
+}
+
 /* The foundations as the fast playouts keep them: cards on each, the rank
  * each needs, and how many need each rank (count[0] stays 0, so that
  * complete foundations and empty piles' tops count for nothing). */

@@ -143,6 +143,10 @@ int calc_move_named(const calc_state *s, const char *name);
  * At most MAX moves; returns -(i + 1) when move i is not legal where it
  * falls, or is the (MAX + 1)-th. How the research tools read a game. */
 int calc_replay(const calc_state *s, const char *moves, int max, calc_state *hist, int *played);
+/* The first of HIST[0..N] (calc_replay's positions) with the hand turned
+ * and UNSEEN cards face down, or -1: where the research tools start
+ * their rollouts in a replayed game. */
+int calc_find_unseen(const calc_state *hist, int n, int unseen);
 
 /* Plays uniformly random legal moves to the end: the rng_below32(N)-th of
  * the N moves calc_moves lists (not DISTINCT). Turns the next card first

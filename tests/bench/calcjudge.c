@@ -63,10 +63,8 @@ static void judge_game(const table *t, long game, const char *variant, const cha
 	if (n < 0)
 		die_at(table_name(t), table_line(t), "move %d is not legal there", -n);
 	for (size_t q = 0; q < sizeof judge_unseen / sizeof *judge_unseen; q++) {
-		int i = 0;
-		while (i <= n && !(hist[i].hand && hist[i].ncards - hist[i].next == judge_unseen[q]))
-			i++;
-		if (i > n)
+		int i = calc_find_unseen(hist, n, judge_unseen[q]);
+		if (i < 0)
 			continue;
 		for (long k = 0; k < rollouts; k++) {
 			calc_state c = hist[i];

@@ -48,12 +48,10 @@ static bool reach_position(const table *t, const char *variant, const char *deck
 	int n = calc_replay(s, moves, REACH_MAX_MOVES, hist, played);
 	if (n < 0)
 		die_at(table_name(t), table_line(t), "move %d is not legal there", -n);
-	for (int i = 0; i <= n; i++)
-		if (hist[i].hand && hist[i].ncards - hist[i].next == unseen) {
-			*s = hist[i];
-			return true;
-		}
-	return false;
+	int i = calc_find_unseen(hist, n, unseen);
+	if (i >= 0)
+		*s = hist[i];
+	return i >= 0;
 }
 
 /* One greedy rollout from S, reshuffled by stream K: whether it won, and

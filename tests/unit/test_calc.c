@@ -480,6 +480,10 @@ static void test_replay(void)
 		      calc_replay(&s, "2>W2W2>F1", 2, hist, played) == -1 &&
 		      calc_replay(&s, "2>W2 W2>F1W2>F1W2>F1W2>F1", 2, hist, played) == -2,
 	      "an illegal move, one past the most, a name unknown or too long: minus its place");
+	CHECK(calc_replay(&s, "2>W2 W2>F1", 2, hist, played) == 2 && calc_find_unseen(hist, 2, 47) == 0 &&
+		      calc_find_unseen(hist, 2, 46) == 1 && calc_find_unseen(hist, 2, 45) == -1 &&
+		      calc_find_unseen(hist, 0, 46) == -1,
+	      "the first replayed position with so many cards unseen, or none");
 }
 
 static void test_deal_from_text(void)
