@@ -64,7 +64,8 @@ static bool carry_taken(const carry *c, const char *name, const char *const *aft
 	return false;
 }
 
-void carry_head(const carry *c, output *out, const char *const *after)
+/* The label and the names, into the header, before the columns AFTER. */
+static void carry_head(const carry *c, output *out, const char *const *after)
 {
 	char **head = xmalloc((c->n + 1) * sizeof *head);
 	output_field(out, c->label);
@@ -87,6 +88,15 @@ void carry_head(const carry *c, output *out, const char *const *after)
 	for (size_t i = 0; i < c->n; i++)
 		free(head[i]);
 	free(head);
+}
+
+void carry_header(const carry *c, output *out, const char *const *cols)
+{
+	if (c)
+		carry_head(c, out, cols);
+	for (size_t k = 0; cols[k]; k++)
+		output_field(out, cols[k]);
+	output_end_row(out);
 }
 
 void carry_write(const carry *c, size_t row, output *out)

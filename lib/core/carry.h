@@ -25,12 +25,12 @@ typedef struct {
 void carry_table(carry *c, const table *t, const int *skip, int nskip);
 /* Keeps the current row's carried fields. */
 void carry_row(carry *c, const table *t);
-/* The label and the names, into the header, before the columns AFTER
- * (NULL-terminated) that the rows go on with. A carried name that the
- * label, AFTER or a carried column before it already has gets the first
- * free suffix _2, _3, ... (as summarize names its columns), so that the
- * header stays one name a column. */
-void carry_head(const carry *c, output *out, const char *const *after);
+/* The whole header: C's label and carried names (none if C is NULL),
+ * then the program's own COLS (NULL-terminated) that the rows go on with.
+ * A carried name that the label, COLS or a carried column before it
+ * already has gets the first free suffix _2, _3, ... (as summarize names
+ * its columns), so that the header stays one name a column. */
+void carry_header(const carry *c, output *out, const char *const *cols);
 /* Row ROW's number (ROW + 1) and its values. */
 void carry_write(const carry *c, size_t row, output *out);
 void carry_free(carry *c);

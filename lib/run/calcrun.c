@@ -180,11 +180,7 @@ static void write_header(const calcrun_opts *o, const deals *ds, output *out)
 		cols[n++] = "deck";
 	if (o->common.moves)
 		cols[n++] = "moves";
-	if (o->common.nfiles)
-		carry_head(&ds->cols, out, cols);
-	for (size_t k = 0; k < n; k++)
-		output_field(out, cols[k]);
-	output_end_row(out);
+	carry_header(o->common.nfiles ? &ds->cols : NULL, out, cols);
 }
 
 static void run_games(calcrun_opts *o, const deals *ds, output *out)

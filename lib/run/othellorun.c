@@ -120,11 +120,7 @@ static void positions_free(positions *ps)
  * COLS (NULL-terminated). */
 static void head_position(output *out, const positions *ps, const char *const *cols)
 {
-	if (ps->from_files)
-		carry_head(&ps->cols, out, cols);
-	for (size_t k = 0; cols[k]; k++)
-		output_field(out, cols[k]);
-	output_end_row(out);
+	carry_header(ps->from_files ? &ps->cols : NULL, out, cols);
 }
 
 static void row_position(output *out, const positions *ps, size_t i)
