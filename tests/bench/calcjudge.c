@@ -12,9 +12,9 @@
  *
  * won: the share of the positions the judge wins; us: its microseconds
  * a position (CPU time). The judges: greedy (the greedy rule to the end,
- * what a plain rollout does), solve20, solve50 and solve20000 (the eager
- * solver within so many positions; best's --solve-from takes 50), nested1
- * and nested2 (calcsolve_nested at levels 1 and 2).
+ * what a plain rollout does), solve5 to solve20000 (the eager solver
+ * within 5, 10, 20, 50 or 20,000 positions; best's --solve-from takes 50),
+ * nested1 and nested2 (calcsolve_nested at levels 1 and 2).
  *   calcjudge FROM ROLLOUTS [FILE]
  * FROM 1..19, ROLLOUTS 1..10000; FILE defaults to stdin. */
 #include <stdio.h>
@@ -30,9 +30,9 @@
 
 #define JUDGE_USAGE "usage: calcjudge FROM ROLLOUTS [FILE]"
 
-enum { JUDGE_MAX_MOVES = 2 * 52, JUDGE_SOLVERS = 3 };
+enum { JUDGE_MAX_MOVES = 2 * 52, JUDGE_SOLVERS = 5 };
 static const int judge_unseen[] = {44, 38, 32, 26, 20};
-static const uint64_t judge_budget[JUDGE_SOLVERS] = {20, 50, 20000};
+static const uint64_t judge_budget[JUDGE_SOLVERS] = {5, 10, 20, 50, 20000};
 
 typedef struct {
 	calc_state *s;
@@ -117,7 +117,7 @@ int main(int argc, char **argv)
 			   table_field(t, (size_t)cd), table_field(t, (size_t)cm), from, rollouts, &p);
 	}
 	table_close(t);
-	static const char *const name[] = {"greedy", "solve20", "solve50", "solve20000", "nested1",
+	static const char *const name[] = {"greedy", "solve5", "solve10", "solve20", "solve50", "solve20000", "nested1",
 					   "nested2"};
 	calcsolve sv;
 	calcsolve_init(&sv, 18, false);
