@@ -23,6 +23,7 @@
 #include <time.h>
 
 #include "calc/calc.h"
+#include "calc/calcrows.h"
 #include "calc/calcsolve.h"
 #include "core/cli.h"
 #include "core/table.h"
@@ -50,18 +51,11 @@ static void judge_keep(judge_positions *p, const calc_state *s)
 
 /* The rollouts of one game: its positions at judge_unseen, each played
  * ROLLOUTS times by the greedy rule to FROM unseen. */
-static void judge_game(const table *t, long game, const char *variant, const char *deck,
-		       const char *moves, int from, long rollouts, judge_positions *p)
+static void judge_game(const calcrows *rows, long game, int from, long rollouts, judge_positions *p)
 {
 	static calc_state hist[JUDGE_MAX_MOVES + 1];
 	int played[JUDGE_MAX_MOVES];
-	calc_state s;
-	const char *err = calc_deal_text(&s, variant, deck);
-	if (err)
-		die_at(table_name(t), table_line(t), "%s", err);
-	int n = calc_replay(&s, moves, JUDGE_MAX_MOVES, hist, played);
-	if (n < 0)
-		die_at(table_name(t), table_line(t), "move %d is not legal there", -n);
+	int n = calcrows_replay(rows, hist, played, JUDGE_MAX_MOVES);
 	for (size_t q = 0; q < sizeof judge_unseen / sizeof *judge_unseen; q++) {
 		int i = calc_find_unseen(hist, n, judge_unseen[q]);
 		if (i < 0)
@@ -104,19 +98,18 @@ int main(int argc, char **argv)
 		die_usage("%s", JUDGE_USAGE);
 	int from = (int)cli_i64("FROM", argv[1], 1, 19);
 	long rollouts = (long)cli_i64("ROLLOUTS", argv[2], 1, 10000);
-	table *t = table_open(argc > 3 ? argv[3] : "-", NULL);
-	int cg = table_need_col(t, "game"), cd = table_need_col(t, "deck");
-	int cm = table_need_col(t, "moves"), cv = table_col(t, "variant");
+	calcrows rows;
+	calcrows_open(&rows, argc > 3 ? argv[3] : "-");
 	judge_positions p = {0};
-	while (table_read_row(t)) {
+	while (calcrows_read(&rows)) {
 		int64_t game;
-		if (!util_parse_i64(table_field(t, (size_t)cg), 0, INT64_MAX / 128, &game))
-			die_at(table_name(t), table_line(t), "column 'game': '%s' is not a game number",
-			       table_field(t, (size_t)cg));
-		judge_game(t, (long)game, cv >= 0 ? table_field(t, (size_t)cv) : NULL,
-			   table_field(t, (size_t)cd), table_field(t, (size_t)cm), from, rollouts, &p);
+		const char *g = calcrows_field(&rows, rows.game);
+		if (!util_parse_i64(g, 0, INT64_MAX / 128, &game))
+			die_at(table_name(rows.t), table_line(rows.t),
+			       "column 'game': '%s' is not a game number", g);
+		judge_game(&rows, (long)game, from, rollouts, &p);
 	}
-	table_close(t);
+	calcrows_close(&rows);
 	static const char *const name[] = {"greedy", "solve5", "solve10", "solve20", "solve50", "solve20000", "nested1",
 					   "nested2"};
 	calcsolve sv;

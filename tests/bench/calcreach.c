@@ -20,9 +20,9 @@
 #include <string.h>
 
 #include "calc/calc.h"
+#include "calc/calcrows.h"
 #include "calc/calcsolve.h"
 #include "core/cli.h"
-#include "core/table.h"
 #include "core/util.h"
 
 #define REACH_USAGE "usage: calcreach UNSEEN ROLLOUTS [BUDGET [FILE]]"
@@ -37,17 +37,11 @@ typedef struct {
 
 /* The row's game replayed into S up to the position with UNSEEN cards
  * face down and the hand turned; false if the game never gets there. */
-static bool reach_position(const table *t, const char *variant, const char *deck,
-			   const char *moves, int unseen, calc_state *s)
+static bool reach_position(const calcrows *rows, int unseen, calc_state *s)
 {
 	static calc_state hist[REACH_MAX_MOVES + 1];
 	int played[REACH_MAX_MOVES];
-	const char *err = calc_deal_text(s, variant, deck);
-	if (err)
-		die_at(table_name(t), table_line(t), "%s", err);
-	int n = calc_replay(s, moves, REACH_MAX_MOVES, hist, played);
-	if (n < 0)
-		die_at(table_name(t), table_line(t), "move %d is not legal there", -n);
+	int n = calcrows_replay(rows, hist, played, REACH_MAX_MOVES);
 	int i = calc_find_unseen(hist, n, unseen);
 	if (i >= 0)
 		*s = hist[i];
@@ -85,28 +79,26 @@ int main(int argc, char **argv)
 	int unseen = (int)cli_i64("UNSEEN", argv[1], 13, 51);
 	long rollouts = (long)cli_i64("ROLLOUTS", argv[2], 1, 1000000);
 	uint64_t budget = argc > 3 ? (uint64_t)cli_i64("BUDGET", argv[3], 1, 1000000000) : 20000;
-	table *t = table_open(argc > 4 ? argv[4] : "-", NULL);
-	int cg = table_need_col(t, "game"), cd = table_need_col(t, "deck");
-	int cm = table_need_col(t, "moves"), cv = table_col(t, "variant");
+	calcrows rows;
+	calcrows_open(&rows, argc > 4 ? argv[4] : "-");
 	calcsolve sv;
 	calcsolve_init(&sv, 18, false);
 	puts("game,unseen,rollouts,greedy,reach12,reach10,reach8,reach6");
-	while (table_read_row(t)) {
+	while (calcrows_read(&rows)) {
 		calc_state s;
-		if (!reach_position(t, cv >= 0 ? table_field(t, (size_t)cv) : NULL,
-				    table_field(t, (size_t)cd), table_field(t, (size_t)cm), unseen, &s))
+		if (!reach_position(&rows, unseen, &s))
 			continue;
 		reach_tally tally = {0};
 		for (long k = 0; k < rollouts; k++)
 			reach_rollout(&sv, &s, (uint64_t)k, budget, &tally);
-		printf("%s,%d,%ld,%.4f", table_field(t, (size_t)cg), unseen, rollouts,
+		printf("%s,%d,%ld,%.4f", calcrows_field(&rows, rows.game), unseen, rollouts,
 		       (double)tally.won / (double)rollouts);
 		for (int i = 0; i < REACH_KS; i++)
 			printf(",%.4f", (double)tally.reach[i] / (double)rollouts);
 		putchar('\n');
 		fflush(stdout);
 	}
-	table_close(t);
+	calcrows_close(&rows);
 	calcsolve_free(&sv);
 	return 0;
 }

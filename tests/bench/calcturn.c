@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "calc/calc.h"
+#include "calc/calcrows.h"
 #include "calc/calcsolve.h"
 #include "core/table.h"
 #include "core/util.h"
@@ -58,23 +59,6 @@ static int turn_winnable(const calc_state *s, bool nested)
 	default:
 		return TURN_UNKNOWN;
 	}
-}
-
-/* Replays the game of DECK and MOVES into HIST (the position before each
- * move, then the last) and PLAYED; returns the moves' count. */
-static int turn_replay(const table *t, const char *variant, const char *deck, const char *moves,
-		       calc_state *hist, int *played)
-{
-	calc_state s;
-	const char *err = calc_deal_text(&s, variant, deck);
-	if (err)
-		die_at(table_name(t), table_line(t), "%s", err);
-	int n = calc_replay(&s, moves, TURN_MAX_MOVES - 1, hist, played);
-	if (n == -TURN_MAX_MOVES)
-		die_at(table_name(t), table_line(t), "more than %d moves", TURN_MAX_MOVES - 1);
-	if (n < 0)
-		die_at(table_name(t), table_line(t), "move %d is not legal there", -n);
-	return n;
 }
 
 static void turn_print_position(const calc_state *s)
@@ -130,22 +114,20 @@ int main(int argc, char **argv)
 	util_init(argv[0]);
 	if (argc > 2)
 		die_usage("usage: calcturn [FILE]");
-	table *t = table_open(argc == 2 ? argv[1] : "-", NULL);
-	int cg = table_need_col(t, "game"), cs = table_need_col(t, "success");
-	int cd = table_need_col(t, "deck"), cm = table_need_col(t, "moves");
-	int cv = table_col(t, "variant");
+	calcrows rows;
+	calcrows_open(&rows, argc == 2 ? argv[1] : "-");
+	int cs = table_need_col(rows.t, "success");
 	static calc_state hist[TURN_MAX_MOVES];
 	int played[TURN_MAX_MOVES];
 	calcsolve_init(&solver, 22, true);
 	puts("game,status,unseen,move,kind,keep,piles,found");
-	while (table_read_row(t)) {
-		if (!strcmp(table_field(t, (size_t)cs), "1"))
+	while (calcrows_read(&rows)) {
+		if (!strcmp(calcrows_field(&rows, cs), "1"))
 			continue;
-		int n = turn_replay(t, cv >= 0 ? table_field(t, (size_t)cv) : NULL,
-				    table_field(t, (size_t)cd), table_field(t, (size_t)cm), hist, played);
-		turn_game(table_field(t, (size_t)cg), hist, played, n);
+		int n = calcrows_replay(&rows, hist, played, TURN_MAX_MOVES - 1);
+		turn_game(calcrows_field(&rows, rows.game), hist, played, n);
 	}
-	table_close(t);
+	calcrows_close(&rows);
 	calcsolve_free(&solver);
 	return 0;
 }

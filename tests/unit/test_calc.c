@@ -1,6 +1,8 @@
 /* Calculation rules on hand-made decks, rest never 1, the variants, the
  * solvers for known decks, legal replays of every policy, and the fast
  * playouts against the rules. */
+#include <setjmp.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -8,6 +10,7 @@
 #include "calc/calcbatch.h"
 #include "core/isa.h"
 #include "calc/calcplay.h"
+#include "calc/calcrows.h"
 #include "calc/calcsolve.h"
 #include "unit.h"
 #include "core/util.h"
@@ -484,6 +487,46 @@ static void test_replay(void)
 		      calc_find_unseen(hist, 2, 46) == 1 && calc_find_unseen(hist, 2, 45) == -1 &&
 		      calc_find_unseen(hist, 0, 46) == -1,
 	      "the first replayed position with so many cards unseen, or none");
+}
+
+/* Whether replaying the current row of R dies (util_die_trap). */
+static bool rows_replay_dies(const calcrows *r, calc_state *hist, int *played, int max)
+{
+	jmp_buf trap;
+	util_die_trap = &trap;
+	if (setjmp(trap)) {
+		util_die_trap = NULL;
+		return true;
+	}
+	calcrows_replay(r, hist, played, max);
+	util_die_trap = NULL;
+	return false;
+}
+
+static void test_rows(void)
+{
+	char path[] = "/tmp/yomi-calcrows-XXXXXX";
+	int fd = mkstemp(path);
+	FILE *f = fdopen(fd, "w");
+	fprintf(f, "game,variant,deck,moves\n7,standard,%s,2>W2 W2>F1\n8,three-piles,%s,2>W4\n"
+		   "9,standard,%s,2>W2 W2>F2\n10,standard,%s,2>W2 W2>F1\n",
+		WIN, WIN, WIN, WIN);
+	fclose(f);
+	calcrows r;
+	calcrows_open(&r, path);
+	calc_state hist[3];
+	int played[2];
+	CHECK(calcrows_read(&r) && calcrows_replay(&r, hist, played, 2) == 2 &&
+		      !strcmp(calcrows_field(&r, r.game), "7") && hist[2].found[0] == 2 &&
+		      played[1] == CALC_MOVE(2, 0),
+	      "a row's game replayed");
+	CHECK(calcrows_read(&r) && rows_replay_dies(&r, hist, played, 2),
+	      "the row's variant: W4 is not a pile of three-piles");
+	CHECK(calcrows_read(&r) && rows_replay_dies(&r, hist, played, 2), "an illegal move dies");
+	CHECK(calcrows_read(&r) && rows_replay_dies(&r, hist, played, 1) && !calcrows_read(&r),
+	      "a move past MAX dies; then the end");
+	calcrows_close(&r);
+	remove(path);
 }
 
 static void test_deal_from_text(void)
@@ -1087,6 +1130,7 @@ static const unit_test tests[] = {
 	UNIT_TEST(nine_must_wait_needs_full_search),
 	UNIT_TEST(moves_and_names),
 	UNIT_TEST(replay),
+	UNIT_TEST(rows),
 	UNIT_TEST(deal_from_text),
 	UNIT_TEST(crowded_position_moves),
 	UNIT_TEST(deck_parse_errors),
