@@ -208,13 +208,13 @@ x	1.5"
 	assert_output "sum_x,mean_x
 217.501015,54.37525375"
 	run summarize --partial sum:x e.csv
-	assert_output "sum:x#n,sum:x#na,sum:x#sum,sum:x#sumsq,sum:x#min,sum:x#max,sum:x#exact
-4,0,217.501015,63556.250001000225,-32.5,250,1"
+	assert_output "sum:x#n,sum:x#na,sum:x#sum,sum:x#sumsq,sum:x#m2,sum:x#min,sum:x#max,sum:x#exact
+4,0,217.501015,63556.250001000225,,-32.5,250,1"
 	# 1e-7 is no whole count of 1e-6: the sum is a double, marked inexact.
 	printf 'x\n1e-7\n' > f.csv
 	run summarize --partial sum:x f.csv
-	assert_output "sum:x#n,sum:x#na,sum:x#sum,sum:x#sumsq,sum:x#min,sum:x#max,sum:x#exact
-1,0,1e-07,9.999999999999998e-15,1e-07,1e-07,0"
+	assert_output "sum:x#n,sum:x#na,sum:x#sum,sum:x#sumsq,sum:x#m2,sum:x#min,sum:x#max,sum:x#exact
+1,0,1e-07,,0,1e-07,1e-07,0"
 	# Shards merge into exactly the sum of one run.
 	printf 'x\n1e-3\n2.5E2\n' > s1.csv
 	printf 'x\n-3.25e+1\n0.0000015e1\n' > s2.csv
@@ -361,10 +361,62 @@ NA,1"
 	run summarize --merge k.part
 	assert_failure 1
 	assert_output "summarize: k.part:2: column 'rate:w=1#k': 4 counted in 3 rows"
-	printf 'mean:x#n,mean:x#na,mean:x#sum,mean:x#sumsq,mean:x#min,mean:x#max,mean:x#exact\n2,0,3,5,2,1,1\n' > mm.part
+	printf 'mean:x#n,mean:x#na,mean:x#sum,mean:x#sumsq,mean:x#m2,mean:x#min,mean:x#max,mean:x#exact\n2,0,3,5,,2,1,1\n' > mm.part
 	run summarize --merge mm.part
 	assert_failure 1
 	assert_output "summarize: mm.part:2: column 'mean:x#min': the minimum is above the maximum"
+}
+
+@test "sd and var keep their digits when the mean dwarfs the spread, merged too" {
+	# More than six decimals: inexact, so summed in doubles. The squares of
+	# the values (1.1e9) would cancel the spread (1e-14) away: sd 0 before.
+	# 1.00000761449337e-07 is the exact sd of the three doubles read.
+	printf 'x\n33333.0000001234\n33333.0000002234\n33333.0000003234\n' > sp.csv
+	run summarize mean:x sd:x var:x sp.csv
+	assert_success
+	assert_output "mean_x,sd_x,var_x
+33333.0000002234,1.00000761449337e-07,1.0000152290447206e-14"
+	head -2 sp.csv > s1.csv
+	{ head -1 sp.csv; tail -2 sp.csv; } > s2.csv
+	summarize --partial sd:x s1.csv > q1.part
+	summarize --partial sd:x s2.csv > q2.part
+	run cat q2.part
+	assert_output "sd:x#n,sd:x#na,sd:x#sum,sd:x#sumsq,sd:x#m2,sd:x#min,sd:x#max,sd:x#exact
+2,0,66666.0000005468,,5.000076145223603e-15,33333.0000002234,33333.0000003234,0"
+	run summarize --merge q1.part q2.part
+	assert_success
+	assert_output "sd_x
+1.00000761449337e-07"
+	# Squares past the double range: Inf, as R's var gives, not NA.
+	printf 'x\n1e200\n2e200\n' > huge.csv
+	run summarize sd:x var:x huge.csv
+	assert_output "sd_x,var_x
+Inf,Inf"
+}
+
+@test "a partial's state must be one mode's: exact sums or an inexact spread" {
+	h='mean:x#n,mean:x#na,mean:x#sum,mean:x#sumsq,mean:x#m2,mean:x#min,mean:x#max,mean:x#exact'
+	printf '%s\n2,0,3,5,1,1,2,1\n' "$h" > e1.part
+	run summarize --merge e1.part
+	assert_failure 1
+	assert_output "summarize: e1.part:2: column 'mean:x#m2': expected NA (empty)"
+	printf '%s\n2,0,3,5,1,1,2,0\n' "$h" > e2.part
+	run summarize --merge e2.part
+	assert_failure 1
+	assert_output "summarize: e2.part:2: column 'mean:x#sumsq': expected NA (empty)"
+	printf '%s\n2,0,3,,-1,1,2,0\n' "$h" > e3.part
+	run summarize --merge e3.part
+	assert_failure 1
+	assert_output "summarize: e3.part:2: column 'mean:x#m2': a sum of squares below 0"
+	printf '%s\n0,0,3,,0,,,0\n' "$h" > e4.part
+	run summarize --merge e4.part
+	assert_failure 1
+	assert_output "summarize: e4.part:2: column 'mean:x#sum': a sum over no values"
+	printf '%s\n2,0,3,,0.5,1,2,0\n' "$h" > ok.part
+	run summarize --merge ok.part
+	assert_success
+	assert_output "mean_x
+1.5"
 }
 
 @test "a bad partial header is bad data, with its file and line" {

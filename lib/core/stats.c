@@ -130,9 +130,11 @@ void stats_init(stats_acc *a)
 
 void stats_add(stats_acc *a, const stats_num *x)
 {
-	a->n++;
-	a->dsum += x->v;
-	a->dsumsq += x->v * x->v;
+	if (a->n++ == 0)
+		a->shift = x->v;
+	double d = x->v - a->shift;
+	a->ssum += d;
+	a->ssq += d * d;
 	if (x->v < a->min)
 		a->min = x->v;
 	if (x->v > a->max)
@@ -147,10 +149,18 @@ void stats_add(stats_acc *a, const stats_num *x)
 
 void stats_merge(stats_acc *a, const stats_acc *b)
 {
+	if (b->n && !a->n) {
+		a->shift = b->shift;
+		a->ssum = b->ssum;
+		a->ssq = b->ssq;
+	} else if (b->n) {
+		/* B's sums moved to A's shift. */
+		double d = b->shift - a->shift, nb = (double)b->n;
+		a->ssq += b->ssq + 2 * d * b->ssum + nb * d * d;
+		a->ssum += b->ssum + nb * d;
+	}
 	a->n += b->n;
 	a->na += b->na;
-	a->dsum += b->dsum;
-	a->dsumsq += b->dsumsq;
 	if (b->min < a->min)
 		a->min = b->min;
 	if (b->max > a->max)
@@ -162,7 +172,8 @@ void stats_merge(stats_acc *a, const stats_acc *b)
 
 double stats_sum(const stats_acc *a)
 {
-	return a->exact ? (double)((long double)a->isum / STATS_SCALE) : a->dsum;
+	return a->exact ? (double)((long double)a->isum / STATS_SCALE)
+			: (double)a->n * a->shift + a->ssum;
 }
 
 double stats_mean(const stats_acc *a)
@@ -171,7 +182,7 @@ double stats_mean(const stats_acc *a)
 		return NAN;
 	if (a->exact)
 		return (double)((long double)a->isum / ((long double)STATS_SCALE * a->n));
-	return a->dsum / (double)a->n;
+	return a->shift + a->ssum / (double)a->n;
 }
 
 double stats_var(const stats_acc *a)
@@ -191,9 +202,31 @@ double stats_var(const stats_acc *a)
 		long double v = (s2 - s1 * s1 / n) / (n - 1);
 		return v < 0 ? 0 : (double)v;
 	}
-	double mean = a->dsum / (double)a->n;
-	double v = (a->dsumsq - mean * a->dsum) / (double)(a->n - 1);
-	return v < 0 ? 0 : v;
+	return stats_m2(a) / (double)(a->n - 1);
+}
+
+double stats_m2(const stats_acc *a)
+{
+	if (!a->n)
+		return 0;
+	if (a->exact) {
+		long double s1 = (long double)a->isum / STATS_SCALE;
+		long double m2 = (long double)a->isumsq / 1e12L - s1 * s1 / (long double)a->n;
+		return m2 < 0 ? 0 : (double)m2;
+	}
+	/* Squares past the double range make the spread Inf (as R's var
+	 * says), not Inf - Inf. */
+	if (isinf(a->ssq))
+		return a->ssq;
+	double m2 = a->ssq - a->ssum * a->ssum / (double)a->n;
+	return m2 < 0 ? 0 : m2;
+}
+
+void stats_set_spread(stats_acc *a, double sum, double m2)
+{
+	a->shift = a->n ? sum / (double)a->n : 0;
+	a->ssum = 0;
+	a->ssq = m2;
 }
 
 void stats_format_fixed(__int128 v, int scale_digits, char *buf, size_t n)

@@ -31,11 +31,16 @@ typedef struct {
  * (optional sign, digits, point, digits, exponent) or bad. */
 stats_kind stats_parse(const char *s, size_t n, stats_num *out);
 
-/* Count, sum, sum of squares, min and max of a column's numbers. */
+/* Count, sum, sum of squares, min and max of a column's numbers. Once
+ * inexact, the spread comes from sums of the distances from a shift (the
+ * first value), not from the sum of squares: where the mean dwarfs the
+ * spread, squares of the values would cancel the spread's digits away
+ * (and overflow long before the variance does). */
 typedef struct {
 	int64_t n, na;
 	__int128 isum, isumsq; /* in 10^-6 and 10^-12 units, while exact */
-	double dsum, dsumsq;   /* always kept, used once inexact */
+	double shift, ssum, ssq; /* sums of x - shift and of their squares,
+				  * always kept, used once inexact */
 	double min, max;
 	bool exact;
 } stats_acc;
@@ -47,6 +52,12 @@ double stats_sum(const stats_acc *a);
 double stats_mean(const stats_acc *a);
 /* Sample variance (n - 1); NaN for fewer than two values. */
 double stats_var(const stats_acc *a);
+/* The sum of squared deviations from the mean (0 for no values), as the
+ * inexact state's partial writes it. */
+double stats_m2(const stats_acc *a);
+/* Sets an inexact A to N values of sum SUM and squared deviations M2 from
+ * their mean, as a partial gives them back. */
+void stats_set_spread(stats_acc *a, double sum, double m2);
 
 /* Writes the exact sum (when a->exact) as a plain decimal into buf. */
 void stats_format_fixed(__int128 v, int scale_digits, char *buf, size_t n);

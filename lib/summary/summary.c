@@ -583,6 +583,14 @@ static void add_counted(table *t, size_t col, int64_t *sum)
 		bad_partial(t, col, "the merged count passes 2^63 - 1");
 }
 
+/* A field that must be NA: the other mode's column. */
+static void need_na(table *t, size_t col)
+{
+	stats_num x;
+	if (stats_parse(table_field(t, col), table_field_len(t, col), &x) != STATS_MISSING)
+		bad_partial(t, col, "expected NA (empty)");
+}
+
 /* A number; Inf and -Inf too where a floating sum may have overflowed. */
 static double need_double(table *t, size_t col, bool inf)
 {
@@ -609,7 +617,9 @@ static void read_count(table *t, size_t col, const operation *op, void *x)
 	add_counted(t, col, &((count_state *)x)->n);
 }
 
-static const char *const num_fields[] = {"n", "na", "sum", "sumsq", "min", "max", "exact", NULL};
+/* Exact: sum and sumsq as exact decimals, m2 NA. Inexact: sum and m2 (the
+ * squared deviations from the mean, stats_m2) as doubles, sumsq NA. */
+static const char *const num_fields[] = {"n", "na", "sum", "sumsq", "m2", "min", "max", "exact", NULL};
 
 static void write_num(const operation *op, const void *x, output *out)
 {
@@ -623,9 +633,11 @@ static void write_num(const operation *op, const void *x, output *out)
 		output_field(out, b);
 		stats_format_fixed(a->isumsq, 2 * STATS_DECIMALS, b, sizeof b);
 		output_field(out, b);
+		output_na(out);
 	} else {
-		output_double(out, a->dsum);
-		output_double(out, a->dsumsq);
+		output_double(out, stats_sum(a));
+		output_na(out);
+		output_double(out, stats_m2(a));
 	}
 	if (a->n) {
 		output_double(out, a->min);
@@ -644,9 +656,9 @@ static void read_num(table *t, size_t col, const operation *op, void *x)
 	stats_init(&b);
 	b.n = need_count(t, col);
 	b.na = need_count(t, col + 1);
-	const char *ex = table_field(t, col + 6);
+	const char *ex = table_field(t, col + 7);
 	if (strcmp(ex, "1") != 0 && strcmp(ex, "0") != 0)
-		bad_partial(t, col + 6, "expected 0 or 1");
+		bad_partial(t, col + 7, "expected 0 or 1");
 	b.exact = ex[0] == '1';
 	if (b.exact) {
 		if (!stats_parse_fixed(table_field(t, col + 2), STATS_DECIMALS, &b.isum) ||
@@ -655,20 +667,23 @@ static void read_num(table *t, size_t col, const operation *op, void *x)
 			       table_colname(t, col + 2), table_colname(t, col + 3));
 		if (b.isumsq < 0)
 			bad_partial(t, col + 3, "a sum of squares below 0");
-		b.dsum = (double)((long double)b.isum / STATS_SCALE);
-		b.dsumsq = (double)((long double)b.isumsq / 1e12L);
+		need_na(t, col + 4);
+		stats_set_spread(&b, (double)((long double)b.isum / STATS_SCALE), stats_m2(&b));
 	} else {
-		b.dsum = need_double(t, col + 2, true);
-		b.dsumsq = need_double(t, col + 3, true);
-		if (b.dsumsq < 0)
-			bad_partial(t, col + 3, "a sum of squares below 0");
+		need_na(t, col + 3);
+		double sum = need_double(t, col + 2, true), m2 = need_double(t, col + 4, true);
+		if (m2 < 0)
+			bad_partial(t, col + 4, "a sum of squares below 0");
+		if (!b.n && (sum || m2))
+			bad_partial(t, col + 2, "a sum over no values");
+		stats_set_spread(&b, sum, m2);
 	}
 	if (b.n) {
-		b.min = need_double(t, col + 4, false);
-		b.max = need_double(t, col + 5, false);
+		b.min = need_double(t, col + 5, false);
+		b.max = need_double(t, col + 6, false);
 		if (b.min > b.max)
-			bad_partial(t, col + 4, "the minimum is above the maximum");
-	} else if (b.isum || b.isumsq || b.dsum || b.dsumsq) {
+			bad_partial(t, col + 5, "the minimum is above the maximum");
+	} else if (b.isum || b.isumsq) {
 		bad_partial(t, col + 2, "a sum over no values");
 	}
 	int64_t n = a->n, na = a->na;

@@ -1,6 +1,10 @@
-/* Bounded number parsing. */
+/* Bounded number parsing, progress, and the statistics accumulator. */
+#include <math.h>
+#include <string.h>
+
 #include "unit.h"
 #include "core/progress.h"
+#include "core/stats.h"
 #include "core/util.h"
 
 static void test_i64_accepts_in_range(void)
@@ -81,8 +85,49 @@ static void test_progress_rates_and_times(void)
 	CHECK_STR(b, "0:00", "below 0");
 }
 
+/* An accumulator of the texts in V (NULL-terminated). */
+static stats_acc stats_of(const char *const *v)
+{
+	stats_acc a;
+	stats_init(&a);
+	for (; *v; v++) {
+		stats_num x;
+		stats_parse(*v, strlen(*v), &x);
+		stats_add(&a, &x);
+	}
+	return a;
+}
+
+static void test_stats_spread_inexact(void)
+{
+	/* A million and a seventh decimal: inexact; the sum of the squares
+	 * (3e12, good to 5e-4) would hold no digit of the spread (5e-14). */
+	static const char *const all[] = {"1000000.5000001", "1000000.5000002",
+					  "1000000.5000004", NULL};
+	static const char *const one[] = {"1000000.5000001", NULL};
+	static const char *const two[] = {"1000000.5000002", "1000000.5000004", NULL};
+	stats_acc a = stats_of(all), b = stats_of(one), c = stats_of(two), e;
+	stats_init(&e);
+	CHECK(!a.exact && fabs(stats_var(&a) / 2.3333e-14 - 1) < 1e-2, "variance of three close values");
+	stats_merge(&b, &c);
+	CHECK(fabs(stats_var(&b) / stats_var(&a) - 1) < 1e-6 && stats_mean(&b) == stats_mean(&a),
+	      "merged: the same spread and mean");
+	stats_merge(&e, &a);
+	CHECK(stats_var(&e) == stats_var(&a) && stats_m2(&e) == stats_m2(&a), "merged into an empty one");
+	stats_init(&e);
+	stats_merge(&a, &e);
+	CHECK(fabs(stats_var(&a) / stats_var(&b) - 1) < 1e-6,
+	      "an empty one merged in changes nothing");
+	static const char *const huge[] = {"1e200", "2e200", NULL};
+	stats_acc h = stats_of(huge);
+	CHECK(isinf(stats_var(&h)) && stats_mean(&h) == 1.5e200, "squares past the range: Inf");
+	stats_set_spread(&h, 6, 2);
+	CHECK(stats_mean(&h) == 3 && stats_var(&h) == 2, "a partial's spread set back");
+}
+
 static const unit_test tests[] = {
 	UNIT_TEST(progress_rates_and_times),
+	UNIT_TEST(stats_spread_inexact),
 	UNIT_TEST(i64_accepts_in_range),
 	UNIT_TEST(i64_rejects_out_of_range),
 	UNIT_TEST(i64_rejects_malformed),
