@@ -55,8 +55,9 @@ double stats_var(const stats_acc *a);
 /* The sum of squared deviations from the mean (0 for no values), as the
  * inexact state's partial writes it. */
 double stats_m2(const stats_acc *a);
-/* Sets an inexact A to N values of sum SUM and squared deviations M2 from
- * their mean, as a partial gives them back. */
+/* Sets the spread of A's values (A->n of them, counted already) from
+ * their sum SUM and their squared deviations M2 from the mean, as a
+ * partial gives them back. */
 void stats_set_spread(stats_acc *a, double sum, double m2);
 
 /* Writes the exact sum (when a->exact) as a plain decimal into buf. */
