@@ -387,6 +387,22 @@ NA,1"
 	assert_success
 	assert_output "sd_x
 1.00000761449337e-07"
+	# A first value far from the rest: the spread and the mean as well
+	# (the exact figures of these doubles: 1000.1233332433,
+	# 31622.77269764015).
+	{ echo x; echo 1000000; yes 0.1234567 | head -999; } > o.csv
+	run summarize mean:x sum:x sd:x o.csv
+	assert_output "mean_x,sum_x,sd_x
+1000.1233332433,1000123.3332433,31622.77269764013"
+	# An exact shard merged with an inexact one keeps the exact one's spread
+	# (the true sd 0.00028867499055813714; each shard alone is fine).
+	awk 'BEGIN { print "x"; for (i = 1; i <= 1000; i++) printf "999999999.%06d\n", i }' > ex.csv
+	printf 'x\n999999999.0005001\n' > in.csv
+	summarize --partial sd:x ex.csv > ex.part
+	summarize --partial sd:x in.csv > in.part
+	run summarize --merge ex.part in.part
+	assert_output "sd_x
+0.0002886749904785136"
 	# Squares past the double range: Inf, as R's var gives, not NA.
 	printf 'x\n1e200\n2e200\n' > huge.csv
 	run summarize sd:x var:x huge.csv
@@ -412,11 +428,40 @@ Inf,Inf"
 	run summarize --merge e4.part
 	assert_failure 1
 	assert_output "summarize: e4.part:2: column 'mean:x#sum': a sum over no values"
+	printf '%s\n1,0,3,,5,3,3,0\n' "$h" > e5.part
+	run summarize --merge e5.part
+	assert_failure 1
+	assert_output "summarize: e5.part:2: column 'mean:x#m2': a spread of one value"
+	printf '%s\n2,0,100,,0,1,2,0\n' "$h" > e6.part
+	run summarize --merge e6.part
+	assert_failure 1
+	assert_output "summarize: e6.part:2: column 'mean:x#sum': a sum whose mean lies outside the minimum and the maximum"
+	printf '%s\n2,0,Inf,,0,1,2,0\n' "$h" > e7.part
+	run summarize --merge e7.part
+	assert_failure 1
+	assert_output "summarize: e7.part:2: column 'mean:x#sum': a sum whose mean lies outside the minimum and the maximum"
+	printf '%s\n2,0,3,1,,1,2,1\n' "$h" > e8.part
+	run summarize --merge e8.part
+	assert_failure 1
+	assert_output "summarize: e8.part:2: column 'mean:x#sumsq': a sum of squares below the square of the sum over n"
 	printf '%s\n2,0,3,,0.5,1,2,0\n' "$h" > ok.part
 	run summarize --merge ok.part
 	assert_success
 	assert_output "mean_x
 1.5"
+	# What the writer writes where sums overflowed reads back: Inf, and NA
+	# where an Inf sum met a -Inf one.
+	printf '%s\n2,0,Inf,,Inf,1e308,1e308,0\n' "$h" > inf1.part
+	printf '%s\n2,0,-Inf,,Inf,-1e308,-1e308,0\n' "$h" > inf2.part
+	run summarize --merge --partial inf1.part inf2.part
+	assert_success
+	assert_output "$h
+4,0,NA,,Inf,-1e+308,1e+308,0"
+	echo "$output" > nan.part
+	run summarize --merge nan.part
+	assert_success
+	assert_output "mean_x
+NA"
 }
 
 @test "a bad partial header is bad data, with its file and line" {

@@ -1,7 +1,8 @@
 /* calcrows: playout's -g calc rows written with --deals and --moves (the
- * columns game, deck and moves, and variant unless every deal was
- * standard) read back as games, each replayed position by position: how
- * the research tools in tests/bench take best's games. */
+ * columns game, deck and moves, and variant, which a hand-made table may
+ * leave out for standard deals) read back as games, each replayed
+ * position by position: how the research tools in tests/bench take best's
+ * games. */
 #ifndef YOMI_CALCROWS_H
 #define YOMI_CALCROWS_H
 

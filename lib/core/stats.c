@@ -128,52 +128,121 @@ void stats_init(stats_acc *a)
 	a->max = -INFINITY;
 }
 
+/* Welford's update of the running mean and the sum of squared deviations
+ * with X, the N-th value, both taken from the first value (the shift):
+ * values near one another far from 0 then differ exactly, and the mean of
+ * the differences keeps digits that a mean near the values would round
+ * away. A spread past the double range stays Inf. */
+static void spread_add(stats_acc *a, double x)
+{
+	if (a->n == 1)
+		a->shift = x;
+	if (isinf(a->m2))
+		return;
+	double d = (x - a->shift) - a->wmean;
+	a->wmean += d / (double)a->n;
+	a->m2 += d * ((x - a->shift) - a->wmean);
+	if (!isfinite(a->m2) || !isfinite(a->wmean))
+		a->m2 = INFINITY;
+}
+
+/* Neumaier's compensated sum: what each addition rounds away goes to
+ * *COMP, so the sum is good to the last digit or so whatever the order
+ * and size of the values (not past the double range: an Inf sum stays). */
+static void sum_add(double *sum, double *comp, double x)
+{
+	double t = *sum + x;
+	if (isfinite(t))
+		*comp += fabs(*sum) >= fabs(x) ? (*sum - t) + x : (x - t) + *sum;
+	*sum = t;
+}
+
+/* An exact state made inexact: its sums as a double sum and a spread,
+ * before the value or the merge that does not fit. */
+static void to_inexact(stats_acc *a)
+{
+	stats_set_spread(a, (double)((long double)a->isum / STATS_SCALE), stats_m2(a));
+	a->exact = false;
+}
+
 void stats_add(stats_acc *a, const stats_num *x)
 {
-	if (a->n++ == 0)
-		a->shift = x->v;
-	double d = x->v - a->shift;
-	a->ssum += d;
-	a->ssq += d * d;
 	if (x->v < a->min)
 		a->min = x->v;
 	if (x->v > a->max)
 		a->max = x->v;
-	if (!a->exact)
+	if (a->exact) {
+		/* |fixed| < 2^63, so its square fits. */
+		__int128 f = x->fixed, s, q;
+		if (x->exact && !__builtin_add_overflow(a->isum, f, &s) &&
+		    !__builtin_add_overflow(a->isumsq, f * f, &q)) {
+			a->n++;
+			a->isum = s;
+			a->isumsq = q;
+			return;
+		}
+		to_inexact(a);
+	}
+	a->n++;
+	sum_add(&a->dsum, &a->dcomp, x->v);
+	spread_add(a, x->v);
+}
+
+/* Chan's merge of B's running mean and squared deviations into A's
+ * (before the counts are added): every term is at least 0, so no spread
+ * cancels. */
+static void spread_merge(stats_acc *a, const stats_acc *b)
+{
+	if (!b->n)
 		return;
-	__int128 f = x->fixed;
-	if (!x->exact || __builtin_add_overflow(a->isum, f, &a->isum) ||
-	    __builtin_add_overflow(a->isumsq, f * f, &a->isumsq))
-		a->exact = false;
+	if (!a->n) {
+		a->shift = b->shift;
+		a->wmean = b->wmean;
+		a->m2 = b->m2;
+		return;
+	}
+	/* The difference of the means, shifts first (exact when close). */
+	double na = (double)a->n, nb = (double)b->n;
+	double d = (b->shift - a->shift) + (b->wmean - a->wmean);
+	a->wmean += d * (nb / (na + nb));
+	a->m2 += b->m2 + d * d * (na * nb / (na + nb));
+	if (!isfinite(a->m2) || !isfinite(a->wmean))
+		a->m2 = INFINITY;
 }
 
 void stats_merge(stats_acc *a, const stats_acc *b)
 {
-	if (b->n && !a->n) {
-		a->shift = b->shift;
-		a->ssum = b->ssum;
-		a->ssq = b->ssq;
-	} else if (b->n) {
-		/* B's sums moved to A's shift. */
-		double d = b->shift - a->shift, nb = (double)b->n;
-		a->ssq += b->ssq + 2 * d * b->ssum + nb * d * d;
-		a->ssum += b->ssum + nb * d;
-	}
-	a->n += b->n;
 	a->na += b->na;
 	if (b->min < a->min)
 		a->min = b->min;
 	if (b->max > a->max)
 		a->max = b->max;
-	if (a->exact && (!b->exact || __builtin_add_overflow(a->isum, b->isum, &a->isum) ||
-			 __builtin_add_overflow(a->isumsq, b->isumsq, &a->isumsq)))
-		a->exact = false;
+	if (a->exact && b->exact) {
+		__int128 s, q;
+		if (!__builtin_add_overflow(a->isum, b->isum, &s) &&
+		    !__builtin_add_overflow(a->isumsq, b->isumsq, &q)) {
+			a->n += b->n;
+			a->isum = s;
+			a->isumsq = q;
+			return;
+		}
+	}
+	stats_acc c = *b;
+	if (c.exact)
+		to_inexact(&c);
+	if (a->exact)
+		to_inexact(a);
+	spread_merge(a, &c);
+	sum_add(&a->dsum, &a->dcomp, c.dsum);
+	a->dcomp += c.dcomp;
+	a->n += c.n;
 }
 
 double stats_sum(const stats_acc *a)
 {
-	return a->exact ? (double)((long double)a->isum / STATS_SCALE)
-			: (double)a->n * a->shift + a->ssum;
+	if (a->exact)
+		return (double)((long double)a->isum / STATS_SCALE);
+	return a->dsum + a->dcomp;
 }
 
 double stats_mean(const stats_acc *a)
@@ -182,7 +251,29 @@ double stats_mean(const stats_acc *a)
 		return NAN;
 	if (a->exact)
 		return (double)((long double)a->isum / ((long double)STATS_SCALE * a->n));
-	return a->shift + a->ssum / (double)a->n;
+	return stats_sum(a) / (double)a->n;
+}
+
+/* n * S2 - S1^2 of exact sums, in 10^-12 units, into *NUM; false when it
+ * does not fit 128 bits. */
+static bool exact_nm2(const stats_acc *a, __int128 *num)
+{
+	__int128 ns2, s1s1;
+	return !__builtin_mul_overflow((__int128)a->n, a->isumsq, &ns2) &&
+	       !__builtin_mul_overflow(a->isum, a->isum, &s1s1) &&
+	       !__builtin_sub_overflow(ns2, s1s1, num);
+}
+
+/* The exact sums' squared deviations, divided by DIV (n or n(n - 1)
+ * times 10^12 for the units). */
+static long double exact_spread(const stats_acc *a, long double div)
+{
+	__int128 num;
+	if (exact_nm2(a, &num))
+		return (long double)num / div;
+	long double n = (long double)a->n, s1 = (long double)a->isum / STATS_SCALE;
+	long double v = ((long double)a->isumsq / 1e12L - s1 * s1 / n) * (n * 1e12L / div);
+	return v < 0 ? 0 : v;
 }
 
 double stats_var(const stats_acc *a)
@@ -190,43 +281,33 @@ double stats_var(const stats_acc *a)
 	if (a->n < 2)
 		return NAN;
 	long double n = (long double)a->n;
-	if (a->exact) {
-		/* n*S2 - S1^2 in 10^-12 units, in integers while it fits. */
-		__int128 ns2, s1s1, num;
-		if (!__builtin_mul_overflow((__int128)a->n, a->isumsq, &ns2) &&
-		    !__builtin_mul_overflow(a->isum, a->isum, &s1s1) &&
-		    !__builtin_sub_overflow(ns2, s1s1, &num))
-			return (double)((long double)num / (1e12L * n * (n - 1)));
-		long double s1 = (long double)a->isum / STATS_SCALE;
-		long double s2 = (long double)a->isumsq / 1e12L;
-		long double v = (s2 - s1 * s1 / n) / (n - 1);
-		return v < 0 ? 0 : (double)v;
-	}
-	return stats_m2(a) / (double)(a->n - 1);
+	if (a->exact)
+		return (double)exact_spread(a, 1e12L * n * (n - 1));
+	return a->m2 / (double)(a->n - 1);
 }
 
 double stats_m2(const stats_acc *a)
 {
 	if (!a->n)
 		return 0;
-	if (a->exact) {
-		long double s1 = (long double)a->isum / STATS_SCALE;
-		long double m2 = (long double)a->isumsq / 1e12L - s1 * s1 / (long double)a->n;
-		return m2 < 0 ? 0 : (double)m2;
-	}
-	/* Squares past the double range make the spread Inf (as R's var
-	 * says), not Inf - Inf. */
-	if (isinf(a->ssq))
-		return a->ssq;
-	double m2 = a->ssq - a->ssum * a->ssum / (double)a->n;
-	return m2 < 0 ? 0 : m2;
+	if (a->exact)
+		return (double)exact_spread(a, 1e12L * (long double)a->n);
+	return a->m2;
+}
+
+bool stats_exact_possible(const stats_acc *a)
+{
+	__int128 num;
+	return !exact_nm2(a, &num) || num >= 0;
 }
 
 void stats_set_spread(stats_acc *a, double sum, double m2)
 {
+	a->dsum = sum;
+	a->dcomp = 0;
 	a->shift = a->n ? sum / (double)a->n : 0;
-	a->ssum = 0;
-	a->ssq = m2;
+	a->wmean = 0;
+	a->m2 = m2;
 }
 
 void stats_format_fixed(__int128 v, int scale_digits, char *buf, size_t n)

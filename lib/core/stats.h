@@ -31,16 +31,19 @@ typedef struct {
  * (optional sign, digits, point, digits, exponent) or bad. */
 stats_kind stats_parse(const char *s, size_t n, stats_num *out);
 
-/* Count, sum, sum of squares, min and max of a column's numbers. Once
- * inexact, the spread comes from sums of the distances from a shift (the
- * first value), not from the sum of squares: where the mean dwarfs the
- * spread, squares of the values would cancel the spread's digits away
- * (and overflow long before the variance does). */
+/* Count, sum, sum of squares, min and max of a column's numbers: exact
+ * sums in integers while every value is a whole count of 10^-6 and they
+ * fit; then doubles, the sum compensated (Neumaier's) and the spread kept
+ * as Welford's running mean and sum of squared deviations, taken from the
+ * first value (the shift). Not the sum of squares: where the mean dwarfs
+ * the spread, squares of the values would cancel the spread's digits. */
 typedef struct {
 	int64_t n, na;
-	__int128 isum, isumsq; /* in 10^-6 and 10^-12 units, while exact */
-	double shift, ssum, ssq; /* sums of x - shift and of their squares,
-				  * always kept, used once inexact */
+	__int128 isum, isumsq;   /* in 10^-6 and 10^-12 units, while exact */
+	double dsum, dcomp;      /* once inexact: the sum and what its
+				  * additions rounded away */
+	double shift, wmean, m2; /* and the mean of x - shift, the squared
+				  * deviations (Inf past the double range) */
 	double min, max;
 	bool exact;
 } stats_acc;
@@ -55,9 +58,12 @@ double stats_var(const stats_acc *a);
 /* The sum of squared deviations from the mean (0 for no values), as the
  * inexact state's partial writes it. */
 double stats_m2(const stats_acc *a);
+/* Whether an exact state could come from data: the sum of squares at
+ * least the square of the sum over n. */
+bool stats_exact_possible(const stats_acc *a);
 /* Sets the spread of A's values (A->n of them, counted already) from
- * their sum SUM and their squared deviations M2 from the mean, as a
- * partial gives them back. */
+ * their sum SUM and the sum M2 of their squared deviations from the mean,
+ * as a partial gives them back. */
 void stats_set_spread(stats_acc *a, double sum, double m2);
 
 /* Writes the exact sum (when a->exact) as a plain decimal into buf. */

@@ -1,5 +1,6 @@
 #include "summary/summary.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -554,8 +555,10 @@ static void value_score(VALUE_ARGS)
 	output_double(out, st->n ? stats_elo(sc) : NAN);
 }
 
-/* Partial state. A partial that cannot come from any data is refused, and
- * merged counts may not pass 2^63. */
+/* Partial state. A partial that cannot come from any data is refused, as
+ * far as its fields can show it (a mean outside the minimum and maximum,
+ * squares too small for the sum, a spread of one value), and merged
+ * counts may not pass 2^63. */
 
 static noreturn void __attribute__((format(printf, 3, 4)))
 bad_partial(const table *t, size_t col, const char *fmt, ...)
@@ -618,7 +621,8 @@ static void read_count(table *t, size_t col, const operation *op, void *x)
 }
 
 /* Exact: sum and sumsq as exact decimals, m2 NA. Inexact: sum and m2 (the
- * squared deviations from the mean, stats_m2) as doubles, sumsq NA. */
+ * sum of the squared deviations from the mean, stats_m2) as doubles,
+ * sumsq NA. */
 static const char *const num_fields[] = {"n", "na", "sum", "sumsq", "m2", "min", "max", "exact", NULL};
 
 static void write_num(const operation *op, const void *x, output *out)
@@ -649,6 +653,54 @@ static void write_num(const operation *op, const void *x, output *out)
 	output_int(out, a->exact);
 }
 
+/* An exact row's sums into B (the fields from COL + 2 on). */
+static void read_exact_sums(table *t, size_t col, stats_acc *b)
+{
+	if (!stats_parse_fixed(table_field(t, col + 2), STATS_DECIMALS, &b->isum) ||
+	    !stats_parse_fixed(table_field(t, col + 3), 2 * STATS_DECIMALS, &b->isumsq))
+		die_at(table_name(t), table_line(t), "columns '%s', '%s': not exact sums",
+		       table_colname(t, col + 2), table_colname(t, col + 3));
+	if (b->isumsq < 0)
+		bad_partial(t, col + 3, "a sum of squares below 0");
+	if (!b->n && (b->isum || b->isumsq))
+		bad_partial(t, col + 2, "a sum over no values");
+	if (!stats_exact_possible(b))
+		bad_partial(t, col + 3, "a sum of squares below the square of the sum over n");
+	need_na(t, col + 4);
+}
+
+/* An inexact row's sum and spread into B. The sum is NA once sums of Inf
+ * and -Inf met, and Inf only where the values could overflow it. */
+static void read_inexact_sums(table *t, size_t col, stats_acc *b)
+{
+	need_na(t, col + 3);
+	stats_num x;
+	const char *f = table_field(t, col + 2);
+	bool na = stats_parse(f, table_field_len(t, col + 2), &x) == STATS_MISSING && *f;
+	double sum = na ? NAN : need_double(t, col + 2, true), m2 = need_double(t, col + 4, true);
+	if (!(m2 >= 0))
+		bad_partial(t, col + 4, "a sum of squares below 0");
+	if (!b->n && (na || sum || m2))
+		bad_partial(t, col + 2, "a sum over no values");
+	if (b->n == 1 && m2)
+		bad_partial(t, col + 4, "a spread of one value");
+	stats_set_spread(b, sum, m2);
+}
+
+/* Whether the row's mean lies within its minimum and maximum, as far as
+ * a sum of doubles can be off (n roundings); an infinite sum only where
+ * n values that size could reach it. */
+static void check_mean(table *t, size_t col, const stats_acc *b)
+{
+	double sum = stats_sum(b), big = fmax(fabs(b->min), fabs(b->max)), n = (double)b->n;
+	if (isnan(sum))
+		return;
+	if (isinf(sum) ? n * big < DBL_MAX / 2
+		       : sum / n < b->min - (n + 1) * DBL_EPSILON * big ||
+				 sum / n > b->max + (n + 1) * DBL_EPSILON * big)
+		bad_partial(t, col + 2, "a sum whose mean lies outside the minimum and the maximum");
+}
+
 static void read_num(table *t, size_t col, const operation *op, void *x)
 {
 	(void)op;
@@ -660,31 +712,16 @@ static void read_num(table *t, size_t col, const operation *op, void *x)
 	if (strcmp(ex, "1") != 0 && strcmp(ex, "0") != 0)
 		bad_partial(t, col + 7, "expected 0 or 1");
 	b.exact = ex[0] == '1';
-	if (b.exact) {
-		if (!stats_parse_fixed(table_field(t, col + 2), STATS_DECIMALS, &b.isum) ||
-		    !stats_parse_fixed(table_field(t, col + 3), 2 * STATS_DECIMALS, &b.isumsq))
-			die_at(table_name(t), table_line(t), "columns '%s', '%s': not exact sums",
-			       table_colname(t, col + 2), table_colname(t, col + 3));
-		if (b.isumsq < 0)
-			bad_partial(t, col + 3, "a sum of squares below 0");
-		need_na(t, col + 4);
-		stats_set_spread(&b, (double)((long double)b.isum / STATS_SCALE), stats_m2(&b));
-	} else {
-		need_na(t, col + 3);
-		double sum = need_double(t, col + 2, true), m2 = need_double(t, col + 4, true);
-		if (m2 < 0)
-			bad_partial(t, col + 4, "a sum of squares below 0");
-		if (!b.n && (sum || m2))
-			bad_partial(t, col + 2, "a sum over no values");
-		stats_set_spread(&b, sum, m2);
-	}
+	if (b.exact)
+		read_exact_sums(t, col, &b);
+	else
+		read_inexact_sums(t, col, &b);
 	if (b.n) {
 		b.min = need_double(t, col + 5, false);
 		b.max = need_double(t, col + 6, false);
 		if (b.min > b.max)
 			bad_partial(t, col + 5, "the minimum is above the maximum");
-	} else if (b.isum || b.isumsq) {
-		bad_partial(t, col + 2, "a sum over no values");
+		check_mean(t, col, &b);
 	}
 	int64_t n = a->n, na = a->na;
 	if (__builtin_add_overflow(n, b.n, &n))

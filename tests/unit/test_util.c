@@ -113,11 +113,20 @@ static void test_stats_spread_inexact(void)
 	CHECK(fabs(stats_var(&b) / stats_var(&a) - 1) < 1e-6 && stats_mean(&b) == stats_mean(&a),
 	      "merged: the same spread and mean");
 	stats_merge(&e, &a);
-	CHECK(stats_var(&e) == stats_var(&a) && stats_m2(&e) == stats_m2(&a), "merged into an empty one");
+	CHECK(stats_var(&e) == stats_var(&a) && stats_m2(&e) == stats_m2(&a) &&
+		      stats_mean(&e) == stats_mean(&a),
+	      "merged into an empty one");
+	double v = stats_var(&a), m2 = stats_m2(&a), mean = stats_mean(&a);
 	stats_init(&e);
 	stats_merge(&a, &e);
-	CHECK(fabs(stats_var(&a) / stats_var(&b) - 1) < 1e-6,
+	CHECK(stats_var(&a) == v && stats_m2(&a) == m2 && stats_mean(&a) == mean,
 	      "an empty one merged in changes nothing");
+	/* A first value far from the rest: nothing is taken from it twice. */
+	static const char *const outlier[] = {"1000000", "0.1234567", "0.1234567", "0.1234567", NULL};
+	stats_acc o = stats_of(outlier);
+	CHECK(fabs(stats_mean(&o) / 250000.092592525 - 1) < 1e-15 &&
+		      fabs(stats_m2(&o) / 749999814814.9614 - 1) < 1e-12,
+	      "an outlier first: mean and spread to the last digits");
 	static const char *const huge[] = {"1e200", "2e200", NULL};
 	stats_acc h = stats_of(huge);
 	CHECK(isinf(stats_var(&h)) && stats_mean(&h) == 1.5e200, "squares past the range: Inf");
