@@ -36,7 +36,7 @@ static const char usage_text[] =
 	"      --crosstab ROW,COL\n"
 	"                        lay one operation out as a grid, ROW values down,\n"
 	"                        COL values across\n"
-	"      --partial         write exact mergeable partial aggregates (not for\n"
+	"      --partial         write mergeable partial aggregates (not for\n"
 	"                        median, q, mode, distinct)\n"
 	"      --merge           FILEs are partial tables: combine them into the\n"
 	"                        output one run over all the data would give\n"

@@ -208,13 +208,13 @@ x	1.5"
 	assert_output "sum_x,mean_x
 217.501015,54.37525375"
 	run summarize --partial sum:x e.csv
-	assert_output "sum:x#n,sum:x#na,sum:x#sum,sum:x#sumsq,sum:x#m2,sum:x#min,sum:x#max,sum:x#exact
-4,0,217.501015,63556.250001000225,,-32.5,250,1"
+	assert_output "sum:x#n,sum:x#na,sum:x#sum,sum:x#sumlo,sum:x#sumsq,sum:x#m2,sum:x#min,sum:x#max,sum:x#exact
+4,0,217.501015,,63556.250001000225,,-32.5,250,1"
 	# 1e-7 is no whole count of 1e-6: the sum is a double, marked inexact.
 	printf 'x\n1e-7\n' > f.csv
 	run summarize --partial sum:x f.csv
-	assert_output "sum:x#n,sum:x#na,sum:x#sum,sum:x#sumsq,sum:x#m2,sum:x#min,sum:x#max,sum:x#exact
-1,0,1e-07,,0,1e-07,1e-07,0"
+	assert_output "sum:x#n,sum:x#na,sum:x#sum,sum:x#sumlo,sum:x#sumsq,sum:x#m2,sum:x#min,sum:x#max,sum:x#exact
+1,0,1e-07,0,,0,1e-07,1e-07,0"
 	# Shards merge into exactly the sum of one run.
 	printf 'x\n1e-3\n2.5E2\n' > s1.csv
 	printf 'x\n-3.25e+1\n0.0000015e1\n' > s2.csv
@@ -361,7 +361,7 @@ NA,1"
 	run summarize --merge k.part
 	assert_failure 1
 	assert_output "summarize: k.part:2: column 'rate:w=1#k': 4 counted in 3 rows"
-	printf 'mean:x#n,mean:x#na,mean:x#sum,mean:x#sumsq,mean:x#m2,mean:x#min,mean:x#max,mean:x#exact\n2,0,3,5,,2,1,1\n' > mm.part
+	printf 'mean:x#n,mean:x#na,mean:x#sum,mean:x#sumlo,mean:x#sumsq,mean:x#m2,mean:x#min,mean:x#max,mean:x#exact\n2,0,3,,5,,2,1,1\n' > mm.part
 	run summarize --merge mm.part
 	assert_failure 1
 	assert_output "summarize: mm.part:2: column 'mean:x#min': the minimum is above the maximum"
@@ -381,8 +381,8 @@ NA,1"
 	summarize --partial sd:x s1.csv > q1.part
 	summarize --partial sd:x s2.csv > q2.part
 	run cat q2.part
-	assert_output "sd:x#n,sd:x#na,sd:x#sum,sd:x#sumsq,sd:x#m2,sd:x#min,sd:x#max,sd:x#exact
-2,0,66666.0000005468,,5.000076145223603e-15,33333.0000002234,33333.0000003234,0"
+	assert_output "sd:x#n,sd:x#na,sd:x#sum,sd:x#sumlo,sd:x#sumsq,sd:x#m2,sd:x#min,sd:x#max,sd:x#exact
+2,0,66666.0000005468,0,,5.000076145223603e-15,33333.0000002234,33333.0000003234,0"
 	run summarize --merge q1.part q2.part
 	assert_success
 	assert_output "sd_x
@@ -402,7 +402,33 @@ NA,1"
 	summarize --partial sd:x in.csv > in.part
 	run summarize --merge ex.part in.part
 	assert_output "sd_x
-0.0002886749904785136"
+0.00028867499055817086"
+	# Shards whose mean is 1e15: the sum's lost low part goes with it (without
+	# it the merge was 3.5% off), and equal values merge to no spread.
+	printf 'x\n1000000000000000.125\n1000000000000000.5\n1000000000000000.875\n' > c1.csv
+	printf 'x\n1000000000000000.25\n1000000000000001.375\n1000000000000000.625\n' > c2.csv
+	summarize --partial sd:x c1.csv > c1.part
+	summarize --partial sd:x c2.csv > c2.part
+	run summarize --merge c1.part c2.part
+	assert_output "sd_x
+0.45414755311462374"
+	printf 'x\n0.1234567\n0.1234567\n0.1234567\n' > d1.csv
+	printf 'x\n0.1234567\n' > d2.csv
+	summarize --partial sd:x d1.csv > d1.part
+	summarize --partial sd:x d2.csv > d2.part
+	run summarize --merge d1.part d2.part
+	assert_output "sd_x
+0"
+	# Exact sums whose n S2 passes 128 bits: the spread still exact, and the
+	# same on two threads (their parts' sums would overflow together).
+	awk 'BEGIN { print "x"; for (i = 0; i < 10; i++) print "1000000000000.25\n1000000000000.75" }' > r20.csv
+	run summarize sd:x r20.csv
+	assert_output "sd_x
+0.2564945880212885"
+	printf 'x\n9000000000000.5\n9000000000000.25\n9000000000000.75\n9000000000001\n' > j.csv
+	run summarize -j 2 sd:x j.csv
+	assert_output "sd_x
+0.3227486121839514"
 	# Squares past the double range: Inf, as R's var gives, not NA.
 	printf 'x\n1e200\n2e200\n' > huge.csv
 	run summarize sd:x var:x huge.csv
@@ -411,52 +437,60 @@ Inf,Inf"
 }
 
 @test "a partial's state must be one mode's: exact sums or an inexact spread" {
-	h='mean:x#n,mean:x#na,mean:x#sum,mean:x#sumsq,mean:x#m2,mean:x#min,mean:x#max,mean:x#exact'
-	printf '%s\n2,0,3,5,1,1,2,1\n' "$h" > e1.part
+	h='mean:x#n,mean:x#na,mean:x#sum,mean:x#sumlo,mean:x#sumsq,mean:x#m2,mean:x#min,mean:x#max,mean:x#exact'
+	printf '%s\n2,0,3,,5,1,1,2,1\n' "$h" > e1.part
 	run summarize --merge e1.part
 	assert_failure 1
 	assert_output "summarize: e1.part:2: column 'mean:x#m2': expected NA (empty)"
-	printf '%s\n2,0,3,5,1,1,2,0\n' "$h" > e2.part
+	printf '%s\n2,0,3,0,5,1,1,2,0\n' "$h" > e2.part
 	run summarize --merge e2.part
 	assert_failure 1
 	assert_output "summarize: e2.part:2: column 'mean:x#sumsq': expected NA (empty)"
-	printf '%s\n2,0,3,,-1,1,2,0\n' "$h" > e3.part
+	printf '%s\n2,0,3,0,,-1,1,2,0\n' "$h" > e3.part
 	run summarize --merge e3.part
 	assert_failure 1
 	assert_output "summarize: e3.part:2: column 'mean:x#m2': a sum of squares below 0"
-	printf '%s\n0,0,3,,0,,,0\n' "$h" > e4.part
+	printf '%s\n0,0,3,0,,0,,,0\n' "$h" > e4.part
 	run summarize --merge e4.part
 	assert_failure 1
 	assert_output "summarize: e4.part:2: column 'mean:x#sum': a sum over no values"
-	printf '%s\n1,0,3,,5,3,3,0\n' "$h" > e5.part
+	printf '%s\n1,0,3,0,,5,3,3,0\n' "$h" > e5.part
 	run summarize --merge e5.part
 	assert_failure 1
 	assert_output "summarize: e5.part:2: column 'mean:x#m2': a spread of one value"
-	printf '%s\n2,0,100,,0,1,2,0\n' "$h" > e6.part
+	printf '%s\n2,0,100,0,,0,1,2,0\n' "$h" > e6.part
 	run summarize --merge e6.part
 	assert_failure 1
 	assert_output "summarize: e6.part:2: column 'mean:x#sum': a sum whose mean lies outside the minimum and the maximum"
-	printf '%s\n2,0,Inf,,0,1,2,0\n' "$h" > e7.part
+	printf '%s\n2,0,Inf,0,,0,1,2,0\n' "$h" > e7.part
 	run summarize --merge e7.part
 	assert_failure 1
 	assert_output "summarize: e7.part:2: column 'mean:x#sum': a sum whose mean lies outside the minimum and the maximum"
-	printf '%s\n2,0,3,1,,1,2,1\n' "$h" > e8.part
+	printf '%s\n2,0,3,,1,,1,2,1\n' "$h" > e8.part
 	run summarize --merge e8.part
 	assert_failure 1
 	assert_output "summarize: e8.part:2: column 'mean:x#sumsq': a sum of squares below the square of the sum over n"
-	printf '%s\n2,0,3,,0.5,1,2,0\n' "$h" > ok.part
+	printf '%s\n3,0,6,,14,,2,2,1\n' "$h" > e9.part
+	run summarize --merge e9.part
+	assert_failure 1
+	assert_output "summarize: e9.part:2: column 'mean:x#sumsq': a spread of equal values"
+	printf '%s\n2,0,3,0.5,,0.5,1,2,0\n' "$h" > e10.part
+	run summarize --merge e10.part
+	assert_failure 1
+	assert_output "summarize: e10.part:2: column 'mean:x#sumlo': more than the sum rounds away"
+	printf '%s\n2,0,3,0,,0.5,1,2,0\n' "$h" > ok.part
 	run summarize --merge ok.part
 	assert_success
 	assert_output "mean_x
 1.5"
 	# What the writer writes where sums overflowed reads back: Inf, and NA
 	# where an Inf sum met a -Inf one.
-	printf '%s\n2,0,Inf,,Inf,1e308,1e308,0\n' "$h" > inf1.part
-	printf '%s\n2,0,-Inf,,Inf,-1e308,-1e308,0\n' "$h" > inf2.part
+	printf '%s\n2,0,Inf,0,,Inf,9e307,1e308,0\n' "$h" > inf1.part
+	printf '%s\n2,0,-Inf,0,,Inf,-1e308,-9e307,0\n' "$h" > inf2.part
 	run summarize --merge --partial inf1.part inf2.part
 	assert_success
 	assert_output "$h
-4,0,NA,,Inf,-1e+308,1e+308,0"
+4,0,NA,0,,Inf,-1e+308,1e+308,0"
 	echo "$output" > nan.part
 	run summarize --merge nan.part
 	assert_success

@@ -161,7 +161,9 @@ static void sum_add(double *sum, double *comp, double x)
  * before the value or the merge that does not fit. */
 static void to_inexact(stats_acc *a)
 {
-	stats_set_spread(a, (double)((long double)a->isum / STATS_SCALE), stats_m2(a));
+	long double sum = (long double)a->isum / STATS_SCALE;
+	double hi = (double)sum;
+	stats_set_spread(a, hi, (double)(sum - hi), stats_m2(a));
 	a->exact = false;
 }
 
@@ -265,14 +267,19 @@ static bool exact_nm2(const stats_acc *a, __int128 *num)
 }
 
 /* The exact sums' squared deviations, divided by DIV (n or n(n - 1)
- * times 10^12 for the units). */
+ * times 10^12 for the units). Where n S2 - S1^2 does not fit, S1 = q n +
+ * r gives it as n (S2 - q (S1 + r)) - r^2: D = S2 - q (S1 + r) fits
+ * whenever S2 does, and only r^2 / n, below n, is left to round. */
 static long double exact_spread(const stats_acc *a, long double div)
 {
 	__int128 num;
 	if (exact_nm2(a, &num))
 		return (long double)num / div;
-	long double n = (long double)a->n, s1 = (long double)a->isum / STATS_SCALE;
-	long double v = ((long double)a->isumsq / 1e12L - s1 * s1 / n) * (n * 1e12L / div);
+	__int128 n = a->n, q = a->isum / n, r = a->isum % n, t, d;
+	if (__builtin_add_overflow(a->isum, r, &t) || __builtin_mul_overflow(q, t, &t) ||
+	    __builtin_sub_overflow(a->isumsq, t, &d))
+		return NAN; /* not from data: S2 below S1^2 / n by far */
+	long double v = ((long double)d - (long double)(r * r) / (long double)n) * ((long double)n / div);
 	return v < 0 ? 0 : v;
 }
 
@@ -297,17 +304,33 @@ double stats_m2(const stats_acc *a)
 
 bool stats_exact_possible(const stats_acc *a)
 {
+	if (!a->n)
+		return !a->isum && !a->isumsq;
 	__int128 num;
-	return !exact_nm2(a, &num) || num >= 0;
+	if (exact_nm2(a, &num))
+		return num >= 0;
+	/* n D - r^2 >= 0, as in exact_spread; r^2 < n^2 fits. */
+	__int128 n = a->n, q = a->isum / n, r = a->isum % n, t, d;
+	if (__builtin_add_overflow(a->isum, r, &t) || __builtin_mul_overflow(q, t, &t) ||
+	    __builtin_sub_overflow(a->isumsq, t, &d) || d < 0)
+		return false;
+	return d >= n || d * n >= r * r;
 }
 
-void stats_set_spread(stats_acc *a, double sum, double m2)
+void stats_set_spread(stats_acc *a, double sum, double lo, double m2)
 {
 	a->dsum = sum;
-	a->dcomp = 0;
-	a->shift = a->n ? sum / (double)a->n : 0;
-	a->wmean = 0;
+	a->dcomp = lo;
 	a->m2 = m2;
+	a->shift = a->wmean = 0;
+	if (!a->n)
+		return;
+	/* The mean to the last digit: the shift, and what hi - shift n (one
+	 * rounding, by fma) and lo leave over. */
+	double n = (double)a->n;
+	a->shift = sum / n;
+	if (isfinite(a->shift))
+		a->wmean = (fma(-a->shift, n, sum) + lo) / n;
 }
 
 void stats_format_fixed(__int128 v, int scale_digits, char *buf, size_t n)

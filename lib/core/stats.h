@@ -61,10 +61,11 @@ double stats_m2(const stats_acc *a);
 /* Whether an exact state could come from data: the sum of squares at
  * least the square of the sum over n. */
 bool stats_exact_possible(const stats_acc *a);
-/* Sets the spread of A's values (A->n of them, counted already) from
- * their sum SUM and the sum M2 of their squared deviations from the mean,
- * as a partial gives them back. */
-void stats_set_spread(stats_acc *a, double sum, double m2);
+/* Sets the inexact sums of A's values (A->n of them, counted already)
+ * from their sum SUM + LO (the rounded sum and what it rounded away) and
+ * the sum M2 of their squared deviations from the mean, as a partial
+ * gives them back. */
+void stats_set_spread(stats_acc *a, double sum, double lo, double m2);
 
 /* Writes the exact sum (when a->exact) as a plain decimal into buf. */
 void stats_format_fixed(__int128 v, int scale_digits, char *buf, size_t n);

@@ -177,11 +177,20 @@ static int add_split(summary *s, const summarizerun_opts *o, const char *path, i
 		else if (!parts[k].clean && how == SPLIT_DONE)
 			how = SPLIT_RECUT;
 	}
-	for (int k = 0; k < n; k++) {
-		if (how == SPLIT_DONE)
-			summary_absorb(s, parts[k].s);
-		summary_free(parts[k].s);
+	/* The parts into the first, then into S, only while every sum stays
+	 * exact: otherwise one thread's output is not what the merge gives. */
+	for (int k = 1; k < n && how == SPLIT_DONE; k++) {
+		if (summary_absorbs_exactly(parts[0].s, parts[k].s))
+			summary_absorb(parts[0].s, parts[k].s);
+		else
+			how = SPLIT_NOT;
 	}
+	if (how == SPLIT_DONE && !summary_absorbs_exactly(s, parts[0].s))
+		how = SPLIT_NOT;
+	if (how == SPLIT_DONE)
+		summary_absorb(s, parts[0].s);
+	for (int k = 0; k < n; k++)
+		summary_free(parts[k].s);
 	free(parts);
 	free(tid);
 	free(cut);

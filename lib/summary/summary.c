@@ -620,10 +620,13 @@ static void read_count(table *t, size_t col, const operation *op, void *x)
 	add_counted(t, col, &((count_state *)x)->n);
 }
 
-/* Exact: sum and sumsq as exact decimals, m2 NA. Inexact: sum and m2 (the
- * sum of the squared deviations from the mean, stats_m2) as doubles,
- * sumsq NA. */
-static const char *const num_fields[] = {"n", "na", "sum", "sumsq", "m2", "min", "max", "exact", NULL};
+/* Exact: sum and sumsq as exact decimals, sumlo and m2 NA. Inexact: sum
+ * and sumlo (the compensated sum as the rounded sum and what it rounded
+ * away, so that a merge knows the mean to the last digit) and m2 (the sum
+ * of the squared deviations from the mean) as doubles, sumsq NA. */
+static const char *const num_fields[] = {"n",	   "na",  "sum", "sumlo", "sumsq",
+					 "m2", "min", "max", "exact", NULL};
+enum { NUM_N, NUM_NA, NUM_SUM, NUM_SUMLO, NUM_SUMSQ, NUM_M2, NUM_MIN, NUM_MAX, NUM_EXACT };
 
 static void write_num(const operation *op, const void *x, output *out)
 {
@@ -635,11 +638,14 @@ static void write_num(const operation *op, const void *x, output *out)
 		char b[64];
 		stats_format_fixed(a->isum, STATS_DECIMALS, b, sizeof b);
 		output_field(out, b);
+		output_na(out);
 		stats_format_fixed(a->isumsq, 2 * STATS_DECIMALS, b, sizeof b);
 		output_field(out, b);
 		output_na(out);
 	} else {
-		output_double(out, stats_sum(a));
+		double hi = stats_sum(a);
+		output_double(out, hi);
+		output_double(out, isfinite(hi) ? (a->dsum - hi) + a->dcomp : 0);
 		output_na(out);
 		output_double(out, stats_m2(a));
 	}
@@ -653,52 +659,59 @@ static void write_num(const operation *op, const void *x, output *out)
 	output_int(out, a->exact);
 }
 
-/* An exact row's sums into B (the fields from COL + 2 on). */
+/* An exact row's sums into B. */
 static void read_exact_sums(table *t, size_t col, stats_acc *b)
 {
-	if (!stats_parse_fixed(table_field(t, col + 2), STATS_DECIMALS, &b->isum) ||
-	    !stats_parse_fixed(table_field(t, col + 3), 2 * STATS_DECIMALS, &b->isumsq))
+	if (!stats_parse_fixed(table_field(t, col + NUM_SUM), STATS_DECIMALS, &b->isum) ||
+	    !stats_parse_fixed(table_field(t, col + NUM_SUMSQ), 2 * STATS_DECIMALS, &b->isumsq))
 		die_at(table_name(t), table_line(t), "columns '%s', '%s': not exact sums",
-		       table_colname(t, col + 2), table_colname(t, col + 3));
+		       table_colname(t, col + NUM_SUM), table_colname(t, col + NUM_SUMSQ));
 	if (b->isumsq < 0)
-		bad_partial(t, col + 3, "a sum of squares below 0");
+		bad_partial(t, col + NUM_SUMSQ, "a sum of squares below 0");
 	if (!b->n && (b->isum || b->isumsq))
-		bad_partial(t, col + 2, "a sum over no values");
+		bad_partial(t, col + NUM_SUM, "a sum over no values");
 	if (!stats_exact_possible(b))
-		bad_partial(t, col + 3, "a sum of squares below the square of the sum over n");
-	need_na(t, col + 4);
+		bad_partial(t, col + NUM_SUMSQ, "a sum of squares below the square of the sum over n");
+	need_na(t, col + NUM_SUMLO);
+	need_na(t, col + NUM_M2);
 }
 
 /* An inexact row's sum and spread into B. The sum is NA once sums of Inf
  * and -Inf met, and Inf only where the values could overflow it. */
 static void read_inexact_sums(table *t, size_t col, stats_acc *b)
 {
-	need_na(t, col + 3);
+	need_na(t, col + NUM_SUMSQ);
 	stats_num x;
-	const char *f = table_field(t, col + 2);
-	bool na = stats_parse(f, table_field_len(t, col + 2), &x) == STATS_MISSING && *f;
-	double sum = na ? NAN : need_double(t, col + 2, true), m2 = need_double(t, col + 4, true);
+	const char *f = table_field(t, col + NUM_SUM);
+	bool na = stats_parse(f, table_field_len(t, col + NUM_SUM), &x) == STATS_MISSING && *f;
+	double sum = na ? NAN : need_double(t, col + NUM_SUM, true);
+	double lo = need_double(t, col + NUM_SUMLO, false), m2 = need_double(t, col + NUM_M2, true);
 	if (!(m2 >= 0))
-		bad_partial(t, col + 4, "a sum of squares below 0");
-	if (!b->n && (na || sum || m2))
-		bad_partial(t, col + 2, "a sum over no values");
+		bad_partial(t, col + NUM_M2, "a sum of squares below 0");
+	if (!b->n && (na || sum || lo || m2))
+		bad_partial(t, col + NUM_SUM, "a sum over no values");
 	if (b->n == 1 && m2)
-		bad_partial(t, col + 4, "a spread of one value");
-	stats_set_spread(b, sum, m2);
+		bad_partial(t, col + NUM_M2, "a spread of one value");
+	if (isfinite(sum) ? fabs(lo) > fabs(sum) * DBL_EPSILON : lo != 0)
+		bad_partial(t, col + NUM_SUMLO, "more than the sum rounds away");
+	stats_set_spread(b, sum, lo, m2);
 }
 
 /* Whether the row's mean lies within its minimum and maximum, as far as
  * a sum of doubles can be off (n roundings); an infinite sum only where
- * n values that size could reach it. */
+ * n values that size could reach it. A spread where every value is the
+ * same is refused too. */
 static void check_mean(table *t, size_t col, const stats_acc *b)
 {
 	double sum = stats_sum(b), big = fmax(fabs(b->min), fabs(b->max)), n = (double)b->n;
+	if (b->min == b->max && stats_m2(b) != 0)
+		bad_partial(t, col + (b->exact ? NUM_SUMSQ : NUM_M2), "a spread of equal values");
 	if (isnan(sum))
 		return;
 	if (isinf(sum) ? n * big < DBL_MAX / 2
 		       : sum / n < b->min - (n + 1) * DBL_EPSILON * big ||
 				 sum / n > b->max + (n + 1) * DBL_EPSILON * big)
-		bad_partial(t, col + 2, "a sum whose mean lies outside the minimum and the maximum");
+		bad_partial(t, col + NUM_SUM, "a sum whose mean lies outside the minimum and the maximum");
 }
 
 static void read_num(table *t, size_t col, const operation *op, void *x)
@@ -707,27 +720,33 @@ static void read_num(table *t, size_t col, const operation *op, void *x)
 	stats_acc *a = x, b;
 	stats_init(&b);
 	b.n = need_count(t, col);
-	b.na = need_count(t, col + 1);
-	const char *ex = table_field(t, col + 7);
+	b.na = need_count(t, col + NUM_NA);
+	const char *ex = table_field(t, col + NUM_EXACT);
 	if (strcmp(ex, "1") != 0 && strcmp(ex, "0") != 0)
-		bad_partial(t, col + 7, "expected 0 or 1");
+		bad_partial(t, col + NUM_EXACT, "expected 0 or 1");
 	b.exact = ex[0] == '1';
 	if (b.exact)
 		read_exact_sums(t, col, &b);
 	else
 		read_inexact_sums(t, col, &b);
 	if (b.n) {
-		b.min = need_double(t, col + 5, false);
-		b.max = need_double(t, col + 6, false);
+		b.min = need_double(t, col + NUM_MIN, false);
+		b.max = need_double(t, col + NUM_MAX, false);
 		if (b.min > b.max)
-			bad_partial(t, col + 5, "the minimum is above the maximum");
+			bad_partial(t, col + NUM_MIN, "the minimum is above the maximum");
+		/* Equal values: their mean is the minimum, with no rounding
+		 * for a merge to take for a spread. */
+		if (!b.exact && b.min == b.max) {
+			b.shift = b.min;
+			b.wmean = 0;
+		}
 		check_mean(t, col, &b);
 	}
 	int64_t n = a->n, na = a->na;
 	if (__builtin_add_overflow(n, b.n, &n))
 		bad_partial(t, col, "the merged count passes 2^63 - 1");
 	if (__builtin_add_overflow(na, b.na, &na))
-		bad_partial(t, col + 1, "the merged count passes 2^63 - 1");
+		bad_partial(t, col + NUM_NA, "the merged count passes 2^63 - 1");
 	stats_merge(a, &b);
 }
 
@@ -1199,6 +1218,30 @@ static void absorb_values(operation *a, const operation *b, const uint32_t *map)
 		uint32_t nid = intern_pair(a, g, key + 4, strmap_key_len(b->pairs, id) - 4, &added);
 		count_pair(a, state_of(a, g), nid, added, b->freq[id]);
 	}
+}
+
+bool summary_absorbs_exactly(const summary *s, const summary *w)
+{
+	size_t ng = strmap_count(w->groups);
+	for (int i = 0; i < s->nops; i++) {
+		if (s->ops[i].def->merge != merge_num)
+			continue;
+		for (uint32_t g = 0; g < ng; g++) {
+			int64_t h = strmap_find(s->groups, strmap_key(w->groups, g),
+						strmap_key_len(w->groups, g));
+			const stats_acc *b = state_of(&w->ops[i], g);
+			if (!b->exact)
+				return false;
+			if (h < 0)
+				continue;
+			const stats_acc *a = state_of(&s->ops[i], (uint32_t)h);
+			__int128 t;
+			if (!a->exact || __builtin_add_overflow(a->isum, b->isum, &t) ||
+			    __builtin_add_overflow(a->isumsq, b->isumsq, &t))
+				return false;
+		}
+	}
+	return true;
 }
 
 void summary_absorb(summary *s, const summary *w)

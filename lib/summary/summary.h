@@ -53,6 +53,10 @@ bool summary_add_range(summary *s, const char *path, int64_t start, int64_t end,
 /* Whether every sum is still exact (fixed point), so that summaries of
  * parts merge bit for bit into the one of the whole. */
 bool summary_exact(const summary *s);
+/* Whether absorbing W into S keeps every sum exact: both exact, and no
+ * sum of a group's sums past 128 bits (where one thread, adding value by
+ * value, would have gone inexact at another place). */
+bool summary_absorbs_exactly(const summary *s, const summary *w);
 /* Adds W, a summary of the rows that follow S's, made with the same
  * options: S becomes the summary of all of them, exactly, whatever the
  * operation (median, q, mode and distinct merge all their values). */

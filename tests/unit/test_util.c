@@ -130,7 +130,7 @@ static void test_stats_spread_inexact(void)
 	static const char *const huge[] = {"1e200", "2e200", NULL};
 	stats_acc h = stats_of(huge);
 	CHECK(isinf(stats_var(&h)) && stats_mean(&h) == 1.5e200, "squares past the range: Inf");
-	stats_set_spread(&h, 6, 2);
+	stats_set_spread(&h, 6, 0, 2);
 	CHECK(stats_mean(&h) == 3 && stats_var(&h) == 2, "a partial's spread set back");
 }
 
