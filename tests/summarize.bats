@@ -367,6 +367,12 @@ NA,1"
 	assert_output "summarize: mm.part:2: column 'mean:x#min': the minimum is above the maximum"
 }
 
+# The sd of the FILEs merged from a partial of each.
+merged_sd() {
+	for f; do summarize --partial sd:x "$f" > "$f.part" || return; done
+	summarize --merge "${@/%/.part}"
+}
+
 @test "sd and var keep their digits when the mean dwarfs the spread, merged too" {
 	# More than six decimals: inexact, so summed in doubles. The squares of
 	# the values (1.1e9) would cancel the spread (1e-14) away: sd 0 before.
@@ -398,25 +404,19 @@ NA,1"
 	# (the true sd 0.00028867499055813714; each shard alone is fine).
 	awk 'BEGIN { print "x"; for (i = 1; i <= 1000; i++) printf "999999999.%06d\n", i }' > ex.csv
 	printf 'x\n999999999.0005001\n' > in.csv
-	summarize --partial sd:x ex.csv > ex.part
-	summarize --partial sd:x in.csv > in.part
-	run summarize --merge ex.part in.part
+	run merged_sd ex.csv in.csv
 	assert_output "sd_x
 0.00028867499055817086"
 	# Shards whose mean is 1e15: the sum's lost low part goes with it (without
 	# it the merge was 3.5% off), and equal values merge to no spread.
 	printf 'x\n1000000000000000.125\n1000000000000000.5\n1000000000000000.875\n' > c1.csv
 	printf 'x\n1000000000000000.25\n1000000000000001.375\n1000000000000000.625\n' > c2.csv
-	summarize --partial sd:x c1.csv > c1.part
-	summarize --partial sd:x c2.csv > c2.part
-	run summarize --merge c1.part c2.part
+	run merged_sd c1.csv c2.csv
 	assert_output "sd_x
 0.45414755311462374"
 	printf 'x\n0.1234567\n0.1234567\n0.1234567\n' > d1.csv
 	printf 'x\n0.1234567\n' > d2.csv
-	summarize --partial sd:x d1.csv > d1.part
-	summarize --partial sd:x d2.csv > d2.part
-	run summarize --merge d1.part d2.part
+	run merged_sd d1.csv d2.csv
 	assert_output "sd_x
 0"
 	# Exact sums whose n S2 passes 128 bits: the spread still exact, and the
