@@ -429,6 +429,12 @@ merged_sd() {
 	run summarize -j 2 sd:x j.csv
 	assert_output "sd_x
 0.3227486121839514"
+	# A spread whose square of the means' difference alone would overflow.
+	printf 'x\n7e153\n' > a1.csv
+	printf 'x\n-7e153\n' > a2.csv
+	run merged_sd a1.csv a2.csv
+	assert_output "sd_x
+9.899494936611666e+153"
 	# Squares past the double range: Inf, as R's var gives, not NA.
 	printf 'x\n1e200\n2e200\n' > huge.csv
 	run summarize sd:x var:x huge.csv

@@ -207,7 +207,9 @@ static void spread_merge(stats_acc *a, const stats_acc *b)
 	double na = (double)a->n, nb = (double)b->n;
 	double d = (b->shift - a->shift) + (b->wmean - a->wmean);
 	a->wmean += d * (nb / (na + nb));
-	a->m2 += b->m2 + d * d * (na * nb / (na + nb));
+	/* d (d w), not d d w: d d can pass the double range where the
+	 * spread does not. */
+	a->m2 += b->m2 + d * (d * (na * nb / (na + nb)));
 	if (!isfinite(a->m2) || !isfinite(a->wmean))
 		a->m2 = INFINITY;
 }
