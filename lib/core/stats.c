@@ -214,6 +214,13 @@ static void spread_merge(stats_acc *a, const stats_acc *b)
 		a->m2 = INFINITY;
 }
 
+bool stats_merges_exactly(const stats_acc *a, const stats_acc *b)
+{
+	__int128 t;
+	return a->exact && b->exact && !__builtin_add_overflow(a->isum, b->isum, &t) &&
+	       !__builtin_add_overflow(a->isumsq, b->isumsq, &t);
+}
+
 void stats_merge(stats_acc *a, const stats_acc *b)
 {
 	a->na += b->na;
@@ -221,15 +228,11 @@ void stats_merge(stats_acc *a, const stats_acc *b)
 		a->min = b->min;
 	if (b->max > a->max)
 		a->max = b->max;
-	if (a->exact && b->exact) {
-		__int128 s, q;
-		if (!__builtin_add_overflow(a->isum, b->isum, &s) &&
-		    !__builtin_add_overflow(a->isumsq, b->isumsq, &q)) {
-			a->n += b->n;
-			a->isum = s;
-			a->isumsq = q;
-			return;
-		}
+	if (stats_merges_exactly(a, b)) {
+		a->n += b->n;
+		a->isum += b->isum;
+		a->isumsq += b->isumsq;
+		return;
 	}
 	stats_acc c = *b;
 	if (c.exact)
@@ -268,20 +271,29 @@ static bool exact_nm2(const stats_acc *a, __int128 *num)
 	       !__builtin_sub_overflow(ns2, s1s1, num);
 }
 
+/* Where n S2 - S1^2 does not fit: S1 = q n + r gives it as n D - r^2,
+ * D = S2 - q (S1 + r), which fits whenever S2 does (r^2 < n^2 fits too).
+ * False when D does not: no data gives such sums. */
+static bool exact_split(const stats_acc *a, __int128 *d, __int128 *r)
+{
+	__int128 n = a->n, q = a->isum / n, t;
+	*r = a->isum % n;
+	return !__builtin_add_overflow(a->isum, *r, &t) && !__builtin_mul_overflow(q, t, &t) &&
+	       !__builtin_sub_overflow(a->isumsq, t, d);
+}
+
 /* The exact sums' squared deviations, divided by DIV (n or n(n - 1)
- * times 10^12 for the units). Where n S2 - S1^2 does not fit, S1 = q n +
- * r gives it as n (S2 - q (S1 + r)) - r^2: D = S2 - q (S1 + r) fits
- * whenever S2 does, and only r^2 / n, below n, is left to round. */
+ * times 10^12 for the units): n S2 - S1^2 while it fits, else n D - r^2
+ * (exact_split), where only r^2 / n, below n, is left to round. */
 static long double exact_spread(const stats_acc *a, long double div)
 {
-	__int128 num;
+	__int128 num, d, r;
 	if (exact_nm2(a, &num))
 		return (long double)num / div;
-	__int128 n = a->n, q = a->isum / n, r = a->isum % n, t, d;
-	if (__builtin_add_overflow(a->isum, r, &t) || __builtin_mul_overflow(q, t, &t) ||
-	    __builtin_sub_overflow(a->isumsq, t, &d))
-		return NAN; /* not from data: S2 below S1^2 / n by far */
-	long double v = ((long double)d - (long double)(r * r) / (long double)n) * ((long double)n / div);
+	if (!exact_split(a, &d, &r))
+		return NAN;
+	long double n = (long double)a->n;
+	long double v = ((long double)d - (long double)(r * r) / n) * (n / div);
 	return v < 0 ? 0 : v;
 }
 
@@ -308,15 +320,13 @@ bool stats_exact_possible(const stats_acc *a)
 {
 	if (!a->n)
 		return !a->isum && !a->isumsq;
-	__int128 num;
+	__int128 num, d, r;
 	if (exact_nm2(a, &num))
 		return num >= 0;
-	/* n D - r^2 >= 0, as in exact_spread; r^2 < n^2 fits. */
-	__int128 n = a->n, q = a->isum / n, r = a->isum % n, t, d;
-	if (__builtin_add_overflow(a->isum, r, &t) || __builtin_mul_overflow(q, t, &t) ||
-	    __builtin_sub_overflow(a->isumsq, t, &d) || d < 0)
+	/* n D - r^2 >= 0; n D fits once D < n. */
+	if (!exact_split(a, &d, &r) || d < 0)
 		return false;
-	return d >= n || d * n >= r * r;
+	return d >= a->n || d * a->n >= r * r;
 }
 
 void stats_set_spread(stats_acc *a, double sum, double lo, double m2)
@@ -330,6 +340,12 @@ void stats_set_spread(stats_acc *a, double sum, double lo, double m2)
 	/* The mean to the last digit: the shift, and what hi - shift n (one
 	 * rounding, by fma) and lo leave over. */
 	double n = (double)a->n;
+	if (a->min == a->max) {
+		/* Equal values: their mean is the minimum, with no rounding
+		 * for a merge to take for a spread. */
+		a->shift = a->min;
+		return;
+	}
 	a->shift = sum / n;
 	if (isfinite(a->shift))
 		a->wmean = (fma(-a->shift, n, sum) + lo) / n;

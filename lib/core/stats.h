@@ -58,13 +58,16 @@ double stats_var(const stats_acc *a);
 /* The sum of squared deviations from the mean (0 for no values), as the
  * inexact state's partial writes it. */
 double stats_m2(const stats_acc *a);
+/* Whether merging B into A keeps A exact: both exact, and the sums of
+ * their sums within 128 bits. */
+bool stats_merges_exactly(const stats_acc *a, const stats_acc *b);
 /* Whether an exact state could come from data: the sum of squares at
  * least the square of the sum over n. */
 bool stats_exact_possible(const stats_acc *a);
-/* Sets the inexact sums of A's values (A->n of them, counted already)
- * from their sum SUM + LO (the rounded sum and what it rounded away) and
- * the sum M2 of their squared deviations from the mean, as a partial
- * gives them back. */
+/* Sets the inexact sums of A's values (A->n of them, counted already,
+ * their minimum and maximum set) from their sum SUM + LO (the rounded sum
+ * and what it rounded away) and the sum M2 of their squared deviations
+ * from the mean, as a partial gives them back. */
 void stats_set_spread(stats_acc *a, double sum, double lo, double m2);
 
 /* Writes the exact sum (when a->exact) as a plain decimal into buf. */

@@ -725,23 +725,18 @@ static void read_num(table *t, size_t col, const operation *op, void *x)
 	if (strcmp(ex, "1") != 0 && strcmp(ex, "0") != 0)
 		bad_partial(t, col + NUM_EXACT, "expected 0 or 1");
 	b.exact = ex[0] == '1';
-	if (b.exact)
-		read_exact_sums(t, col, &b);
-	else
-		read_inexact_sums(t, col, &b);
 	if (b.n) {
 		b.min = need_double(t, col + NUM_MIN, false);
 		b.max = need_double(t, col + NUM_MAX, false);
 		if (b.min > b.max)
 			bad_partial(t, col + NUM_MIN, "the minimum is above the maximum");
-		/* Equal values: their mean is the minimum, with no rounding
-		 * for a merge to take for a spread. */
-		if (!b.exact && b.min == b.max) {
-			b.shift = b.min;
-			b.wmean = 0;
-		}
-		check_mean(t, col, &b);
 	}
+	if (b.exact)
+		read_exact_sums(t, col, &b);
+	else
+		read_inexact_sums(t, col, &b);
+	if (b.n)
+		check_mean(t, col, &b);
 	int64_t n = a->n, na = a->na;
 	if (__builtin_add_overflow(n, b.n, &n))
 		bad_partial(t, col, "the merged count passes 2^63 - 1");
@@ -1230,14 +1225,8 @@ bool summary_absorbs_exactly(const summary *s, const summary *w)
 			int64_t h = strmap_find(s->groups, strmap_key(w->groups, g),
 						strmap_key_len(w->groups, g));
 			const stats_acc *b = state_of(&w->ops[i], g);
-			if (!b->exact)
-				return false;
-			if (h < 0)
-				continue;
-			const stats_acc *a = state_of(&s->ops[i], (uint32_t)h);
-			__int128 t;
-			if (!a->exact || __builtin_add_overflow(a->isum, b->isum, &t) ||
-			    __builtin_add_overflow(a->isumsq, b->isumsq, &t))
+			if (h < 0 ? !b->exact
+				  : !stats_merges_exactly(state_of(&s->ops[i], (uint32_t)h), b))
 				return false;
 		}
 	}
