@@ -610,6 +610,20 @@ success, 0 cards left"
 2000,0.164"
 }
 
+@test "calc: the cascade (--cascade) wins more with either rule" {
+	run playout -g calc --policy greedy --cascade -n 3 --seed 5
+	assert_output "game,seed,variant,policy,success,rest,steps
+1,5,standard,greedy:cascade,0,17,65
+2,5,standard,greedy:cascade,0,25,56
+3,5,standard,greedy:cascade,1,0,77"
+	run playout -g calc --policy weighted --cascade -n 1 --seed 5
+	assert_line --index 1 "1,5,standard,weighted:cascade,0,20,61"
+	# The same 2,000 deals as above: greedy 4.5% and weighted 16.4% plain.
+	run bash -c "for p in greedy weighted; do playout -g calc --policy \$p --cascade -n 2000 -q | summarize count rate:success=1 --round 3 | tail -1 | cut -d, -f1-2; done"
+	assert_output "2000,0.071
+2000,0.269"
+}
+
 @test "calc: clairvoyant sees the stock: DOWN is won three levels deep, and deals best loses" {
 	# Four of each rank from K down: greedy (level 0) buries everything.
 	printf 'deck\n%s\n' KKKKQQQQJJJJTTTT99998888777766665555444333222AAA > down.csv
@@ -629,7 +643,7 @@ success, 0 cards left"
 1,1,standard,clairvoyant:3,1,0,83"
 }
 
-@test "calc: best's searches (holds, sampled orders, exact chances, every move, rounds, solved rollouts) change its play" {
+@test "calc: best's searches (holds, sampled orders, exact chances, every move, rounds, cascade and solved rollouts) change its play" {
 	best="playout -g calc --seed 7 --policy best --playouts 8 --rounds 3 --samples 8 -q -n 1"
 	# Deal 27 is won only when a card that fits a foundation may wait (--hold).
 	run $best --first-game 27
@@ -668,6 +682,14 @@ success, 0 cards left"
 	run $best --first-game 1 --hold 0 --endgame 0 --exact 0 --exact-all 0 --rounds 0
 	assert_output "game,seed,variant,policy,success,rest,steps
 1,7,standard,best:8/0x8/0/0/0,0,16,59"
+	# Deal 4 is won by 8 rollouts a leaf alone only when they play the
+	# cascade (--cascade).
+	run $best --first-game 4 --hold 0 --endgame 0 --exact 0 --exact-all 0 --rounds 0
+	assert_output "game,seed,variant,policy,success,rest,steps
+4,7,standard,best:8/0x8/0/0/0,0,16,61"
+	run $best --first-game 4 --hold 0 --endgame 0 --exact 0 --exact-all 0 --rounds 0 --cascade
+	assert_output "game,seed,variant,policy,success,rest,steps
+4,7,standard,best:8/0x8/0/0/0/c,1,0,78"
 	# Three piles, deal 7: won only when each rollout ends in the solver
 	# from 8 cards unseen (--solve-from).
 	run $best --variant three-piles --first-game 7 --solve-from 8
@@ -709,6 +731,7 @@ success, 0 cards left"
 	mcts|--rounds 2|--rounds is for --policy best, not mcts
 	best|--rounds 64|invalid --rounds '64': expected an integer from 0 to 63
 	mcts|--solve-from 8|--solve-from is for --policy best, not mcts
+	simple|--cascade|--cascade is for --policy greedy, best and weighted, not simple
 	best|--solve-from 53|invalid --solve-from '53': expected an integer from 0 to 52
 	best|--playouts 65536 --rounds 16|--playouts 65536 over 17 rounds: best keeps at most 1048576 rollouts a leaf
 	simple|--level 0|--level 0: simple expands at least one ply (1 to 30)
@@ -718,7 +741,7 @@ success, 0 cards left"
 	assert_success
 	run playout --peek
 	assert_failure 2
-	assert_line --index 0 "playout: --policy, --variant, --playouts, --reward, --level, --width, --endgame, --samples, --exact, --exact-all, --hold, --rounds, --solve-from, --peek, --eager, --up-first, --binary-ends and --deals are for --game calc"
+	assert_line --index 0 "playout: --policy, --variant, --playouts, --reward, --level, --width, --endgame, --samples, --exact, --exact-all, --hold, --rounds, --solve-from, --peek, --eager, --up-first, --binary-ends, --cascade and --deals are for --game calc"
 }
 
 @test "calc: --eager playouts put cards up first, say so, and give a binary reward a signal" {
@@ -835,18 +858,18 @@ success, 0 cards left"
 	assert_line --index 0 "playout: --black, --white, --per-move, --perft, --hash, --solve, --solve-all, --max-empties, --both-sides and --notation are for --game othello"
 	run playout --policy greedy
 	assert_failure 2
-	assert_line --index 0 "playout: --policy, --variant, --playouts, --reward, --level, --width, --endgame, --samples, --exact, --exact-all, --hold, --rounds, --solve-from, --peek, --eager, --up-first, --binary-ends and --deals are for --game calc"
+	assert_line --index 0 "playout: --policy, --variant, --playouts, --reward, --level, --width, --endgame, --samples, --exact, --exact-all, --hold, --rounds, --solve-from, --peek, --eager, --up-first, --binary-ends, --cascade and --deals are for --game calc"
 	run playout --samples 5
 	assert_failure 2
 	run playout --exact 5
 	assert_failure 2
-	assert_line --index 0 "playout: --policy, --variant, --playouts, --reward, --level, --width, --endgame, --samples, --exact, --exact-all, --hold, --rounds, --solve-from, --peek, --eager, --up-first, --binary-ends and --deals are for --game calc"
+	assert_line --index 0 "playout: --policy, --variant, --playouts, --reward, --level, --width, --endgame, --samples, --exact, --exact-all, --hold, --rounds, --solve-from, --peek, --eager, --up-first, --binary-ends, --cascade and --deals are for --game calc"
 	run playout --exact-all 5
 	assert_failure 2
-	assert_line --index 0 "playout: --policy, --variant, --playouts, --reward, --level, --width, --endgame, --samples, --exact, --exact-all, --hold, --rounds, --solve-from, --peek, --eager, --up-first, --binary-ends and --deals are for --game calc"
+	assert_line --index 0 "playout: --policy, --variant, --playouts, --reward, --level, --width, --endgame, --samples, --exact, --exact-all, --hold, --rounds, --solve-from, --peek, --eager, --up-first, --binary-ends, --cascade and --deals are for --game calc"
 	run playout --hold 5
 	assert_failure 2
-	assert_line --index 0 "playout: --policy, --variant, --playouts, --reward, --level, --width, --endgame, --samples, --exact, --exact-all, --hold, --rounds, --solve-from, --peek, --eager, --up-first, --binary-ends and --deals are for --game calc"
+	assert_line --index 0 "playout: --policy, --variant, --playouts, --reward, --level, --width, --endgame, --samples, --exact, --exact-all, --hold, --rounds, --solve-from, --peek, --eager, --up-first, --binary-ends, --cascade and --deals are for --game calc"
 }
 
 @test "a seed of 2^64-1 is written unsigned, for both games" {

@@ -579,6 +579,76 @@ void calc_pile_scores(const calc_state *s, unsigned *score)
 		score[w] = pile_score(u, u[s->hand], s->pile[w], s->len[w]);
 }
 
+/* The first foundation of F that needs CARD (one does). */
+static inline unsigned fnd_first(const foundations *f, unsigned card)
+{
+	unsigned k = 0;
+	while (f->need[k] != card)
+		k++;
+	return k;
+}
+
+/* Plays moves up from the tops of the NP piles (PILE, LEN) and then
+ * *HAND as the plain rules do (the first top first, each card to the
+ * first foundation of F that needs it) until none is left; returns how
+ * many. */
+static unsigned up_run(const uint8_t (*pile)[52], uint8_t *len, unsigned np, foundations *f,
+		       unsigned *hand)
+{
+	for (unsigned n = 0;; n++) {
+		unsigned w = 0, card;
+		while (w < np && !(len[w] && f->count[pile[w][len[w] - 1]]))
+			w++;
+		if (w < np)
+			card = pile[w][--len[w]];
+		else if (*hand && f->count[*hand])
+			card = *hand, *hand = 0;
+		else
+			return n;
+		fnd_advance(f, fnd_first(f, card));
+	}
+}
+
+/* The cascade's move up, if there is one, into *SRC (a pile, or NP for
+ * the hand) and *K (the foundation). The plain rules send up the first
+ * top (then the hand) to its first foundation; but where two or more
+ * moves up are open (one card two foundations need, copies of a rank on
+ * two tops, tops of several ranks) the copy taken uncovers different
+ * cards, and the foundation advanced wants a different rank next. So
+ * each is played and followed by the moves up it lets through (up_run),
+ * and the move of the longest run is taken, then one after which the
+ * hand has gone up, then the first in that order. */
+static bool up_choice(const uint8_t (*pile)[52], const uint8_t *len, unsigned np,
+		      const foundations *f, unsigned hand, unsigned *src, unsigned *k)
+{
+	unsigned open = hand ? f->count[hand] : 0;
+	for (unsigned w = 0; w < np; w++)
+		open += len[w] ? f->count[pile[w][len[w] - 1]] : 0;
+	int best = -1;
+	for (unsigned w = 0; w <= np && open; w++) {
+		unsigned card = w < np ? (len[w] ? pile[w][len[w] - 1] : 0) : hand;
+		for (unsigned j = 0; card && j < 4; j++) {
+			if (f->need[j] != card)
+				continue;
+			if (open == 1) {
+				*src = w, *k = j;
+				return true;
+			}
+			uint8_t l[4];
+			memcpy(l, len, 4);
+			foundations g = *f;
+			unsigned h = w < np ? hand : 0;
+			if (w < np)
+				l[w]--;
+			fnd_advance(&g, j);
+			int v = 2 * (int)up_run(pile, l, np, &g, &h) + !h;
+			if (v > best)
+				best = v, *src = w, *k = j;
+		}
+	}
+	return best >= 0;
+}
+
 /* Greedy: play a waste top to a foundation when one fits, then the hand
  * when it fits; otherwise put the hand where greedy_pile says. */
 int calc_greedy_move(const calc_state *s)
@@ -791,7 +861,8 @@ void calc_weighted_playout(calc_state *s)
  * STOP at 0 or more it stops before a move made with the hand turned and
  * at most STOP cards face down; a constant -1 compiles the test away. */
 static inline __attribute__((always_inline)) void rule_playout(calc_state *s,
-							      const float *weights, int stop)
+							      const float *weights, int stop,
+							      bool cascade)
 {
 	calc_turn(s);
 	foundations f;
@@ -808,18 +879,22 @@ static inline __attribute__((always_inline)) void rule_playout(calc_state *s,
 	dist_start(f.found, dist);
 	u = dist_urgency(dist);
 	for (;;) {
-		unsigned card, w;
+		unsigned card, w, k = 4;
 		if (stop >= 0 && hand && (int)(s->ncards - next) <= stop)
 			break;
-		for (w = 0; w < np; w++)
-			if (len[w] && f.count[s->pile[w][len[w] - 1]])
-				break;
+		if (!cascade) {
+			for (w = 0; w < np; w++)
+				if (len[w] && f.count[s->pile[w][len[w] - 1]])
+					break;
+		} else if (!up_choice(s->pile, len, np, &f, hand, &w, &k)) {
+			w = np + 1; /* no move up */
+		}
 		if (w < np) {
 			card = s->pile[w][--len[w]];
 			counts[w] -= weights ? nib_of(card) : 0;
 		} else if (!hand) {
 			break;
-		} else if (f.count[hand]) {
+		} else if (cascade ? w == np : f.count[hand] != 0) {
 			card = hand;
 			hand = next < s->ncards ? s->stock[next++] : 0;
 			unseen[hand]--; /* unseen[0] is scratch */
@@ -834,9 +909,8 @@ static inline __attribute__((always_inline)) void rule_playout(calc_state *s,
 			steps++;
 			continue;
 		}
-		unsigned k = 0;
-		while (f.need[k] != card)
-			k++;
+		if (k == 4)
+			k = fnd_first(&f, card);
 		fnd_advance(&f, k);
 		dist[k] = passed_to_far(dist[k] - 1);
 		u = dist_urgency(dist);
@@ -847,17 +921,34 @@ static inline __attribute__((always_inline)) void rule_playout(calc_state *s,
 
 void calc_greedy_playout(calc_state *s)
 {
-	rule_playout(s, NULL, -1);
+	rule_playout(s, NULL, -1, false);
 }
 
 void calc_greedy_playout_to(calc_state *s, int unseen)
 {
-	rule_playout(s, NULL, unseen);
+	rule_playout(s, NULL, unseen, false);
 }
 
 void calc_weighted_playout_with(calc_state *s, const float *weights)
 {
-	rule_playout(s, weights, -1);
+	rule_playout(s, weights, -1, false);
+}
+
+void calc_cascade_playout(calc_state *s, bool weighted, int unseen)
+{
+	rule_playout(s, weighted ? calc_weights : NULL, unseen, true);
+}
+
+int calc_cascade_move(const calc_state *s, bool weighted)
+{
+	foundations f;
+	unsigned src, k;
+	fnd_start(&f, s);
+	if (up_choice(s->pile, s->len, (unsigned)s->npiles, &f, s->hand, &src, &k))
+		return CALC_MOVE(src < s->npiles ? 1 + (int)src : 0, (int)k);
+	if (!s->hand)
+		return -1;
+	return weighted ? calc_weighted_move(s) : calc_greedy_move(s);
 }
 
 int calc_unseen_by_rank(const calc_state *s, uint8_t out[52])

@@ -26,8 +26,8 @@ void calcplay_name(const calcplay *p, char *buf, size_t size)
 		char solve[16] = "";
 		if (p->solve_from)
 			snprintf(solve, sizeof solve, "/s%d", p->solve_from);
-		snprintf(buf, size, "best:%u%s/%dx%u/%d/%d/%d%s", p->playouts, rounds, p->endgame,
-			 p->samples, p->hold, p->exact, p->exact_all, solve);
+		snprintf(buf, size, "best:%u%s/%dx%u/%d/%d/%d%s%s", p->playouts, rounds, p->endgame,
+			 p->samples, p->hold, p->exact, p->exact_all, solve, p->cascade ? "/c" : "");
 		break;
 	}
 	case CALCPLAY_SIMPLE:
@@ -36,6 +36,10 @@ void calcplay_name(const calcplay *p, char *buf, size_t size)
 			 p->binary_ends ? ":binends" : "", p->peek ? ":peek" : "");
 		break;
 	case CALCPLAY_CLAIRVOYANT: snprintf(buf, size, "clairvoyant:%d", p->level); break;
+	case CALCPLAY_GREEDY:
+	case CALCPLAY_WEIGHTED:
+		snprintf(buf, size, "%s%s", calcplay_policies[p->kind], p->cascade ? ":cascade" : "");
+		break;
 	default: snprintf(buf, size, "%s", calcplay_policies[p->kind]); break;
 	}
 }
@@ -291,42 +295,50 @@ static calcsolve *eager_solver(calcplay *p)
 }
 
 /* Rollout K of S (stream (KEY, K) reshuffles its unseen cards, as
- * calcbatch_resampled deals them) played by the greedy rule until FROM
- * cards are unseen, then by the eager solver with that order in view:
+ * calcbatch_resampled deals them) played one at a time: by the greedy
+ * rule, or with CASCADE by the cascade (calc_cascade_playout), and with
+ * FROM by the eager solver from FROM cards unseen on, that order in view:
  * the greedy rule throws away most endgames that could still be won, so
  * its games to the end say more of its own endgame play than of the
  * position (tests/bench/NOTES.md). A win the solver does not find within
- * CALCPLAY_ROLLOUT_SOLVE_BUDGET positions is left to the greedy rule. */
-static calcbatch_outcome solved_rollout(calcsolve *sv, int from, const calc_state *s, uint64_t key,
-					uint64_t k)
+ * CALCPLAY_ROLLOUT_SOLVE_BUDGET positions is left to the rule. */
+static calcbatch_outcome scalar_rollout(calcsolve *sv, int from, bool cascade, const calc_state *s,
+					uint64_t key, uint64_t k)
 {
 	calc_state c = *s;
 	rng r;
 	rng_stream(&r, key, k);
 	calc_resample(&c, &r);
-	calc_greedy_playout_to(&c, from);
-	if (c.hand) {
-		if (calcsolve_run(sv, &c, CALCPLAY_ROLLOUT_SOLVE_BUDGET, NULL) == CALCSOLVE_WON)
+	if (from) {
+		if (cascade)
+			calc_cascade_playout(&c, false, from);
+		else
+			calc_greedy_playout_to(&c, from);
+		if (c.hand && calcsolve_run(sv, &c, CALCPLAY_ROLLOUT_SOLVE_BUDGET, NULL) == CALCSOLVE_WON)
 			return (calcbatch_outcome){1, 0, 0};
-		calc_greedy_playout(&c);
 	}
+	if (cascade)
+		calc_cascade_playout(&c, false, -1);
+	else
+		calc_greedy_playout(&c);
 	return calcbatch_outcome_of(&c);
 }
 
 /* Rollouts FROM to FROM+N-1 of S, each (stream (KEY, k) reshuffles the
  * unseen cards of rollout k, so every state is judged on the same deals)
- * played by calcbatch a chunk at a time, or one by one by solved_rollout
- * with SV from SOLVE_FROM unseen; OUT[k - FROM] gets rollout k's value.
- * Returns their sum. */
-static double rollouts(calcsolve *sv, int solve_from, const calc_state *s, uint64_t key,
+ * played by calcbatch a chunk at a time, or one by one by scalar_rollout
+ * when P asks for the cascade or the solver; OUT[k - FROM] gets rollout
+ * k's value. Returns their sum. */
+static double rollouts(const calcplay *p, calcsolve *sv, const calc_state *s, uint64_t key,
 		       uint64_t from, size_t n, float *out)
 {
 	enum { CHUNK = 256 };
 	calcbatch_outcome o[CHUNK];
 	double v = 0;
-	if (solve_from) {
+	if (p->solve_from || p->cascade) {
 		for (size_t k = 0; k < n; k++) {
-			out[k] = (float)rollout_value(solved_rollout(sv, solve_from, s, key, from + k));
+			out[k] = (float)rollout_value(
+				scalar_rollout(sv, p->solve_from, p->cascade, s, key, from + k));
 			v += out[k];
 		}
 		return v;
@@ -374,8 +386,8 @@ typedef struct {
 	size_t cap;
 	double w[14];   /* each rank's chance (w[0] = 1 for a single leaf) */
 	double value;   /* after a round: the move's value */
-	calcsolve *sv;  /* the rollouts' solver, from solve_from unseen on */
-	int solve_from;
+	const calcplay *p; /* the player, for how its rollouts are played */
+	calcsolve *sv;  /* the rollouts' solver, from p->solve_from unseen on */
 } leaf_set;
 
 /* Adds to L the leaf S, reached after the turned card RANK (0: none). */
@@ -470,7 +482,7 @@ static void leaf_set_play(leaf_set *L, uint64_t key, size_t from, size_t n)
 		leaf_set_prune(L, from);
 	for (int i = 0; i < L->n; i++)
 		if (!L->gone[i])
-			L->sum[i] += rollouts(L->sv, L->solve_from, &L->leaf[i], key, from, n,
+			L->sum[i] += rollouts(L->p, L->sv, &L->leaf[i], key, from, n,
 					      L->v + (size_t)i * L->cap + from);
 }
 
@@ -707,8 +719,8 @@ static int rollout_choice(calcplay *p, const calc_state *s, const int *moves, in
 	int left = n, lead = 0;
 	for (int i = 0; i < n; i++) {
 		leaf_set_init(&L[i], s, moves[i], cap);
+		L[i].p = p;
 		L[i].sv = p->solve_from ? eager_solver(p) : NULL;
-		L[i].solve_from = p->solve_from;
 	}
 	for (int r = 0; r <= p->rounds && left > 1; r++) {
 		for (int i = 0; i < n; i++)
@@ -819,8 +831,8 @@ int calcplay_move(calcplay *p, const calc_state *s, rng *r)
 {
 	int moves[CALC_MAX_MOVES];
 	switch (p->kind) {
-	case CALCPLAY_GREEDY: return calc_greedy_move(s);
-	case CALCPLAY_WEIGHTED: return calc_weighted_move(s);
+	case CALCPLAY_GREEDY: return p->cascade ? calc_cascade_move(s, false) : calc_greedy_move(s);
+	case CALCPLAY_WEIGHTED: return p->cascade ? calc_cascade_move(s, true) : calc_weighted_move(s);
 	case CALCPLAY_MCTS: return mcts_move(p, s, r);
 	case CALCPLAY_BEST: return best_move(p, s, r);
 	case CALCPLAY_CLAIRVOYANT: return clairvoyant_move(p, s);

@@ -78,6 +78,8 @@ typedef struct {
 	int solve_from;     /* best: a rollout hands over to the eager solver,
 			     * its own order in view, at this many unseen (0:
 			     * greedy plays it to the end) */
+	bool cascade;       /* greedy, weighted: the cascade's moves up
+			     * (calc_cascade_move); best: rollouts by it */
 	bool peek;          /* mcts, simple: see the stock's order (a bound, not
 			     * a player) */
 	bool eager;         /* mcts, simple: playouts move a card up whenever one

@@ -301,6 +301,7 @@ static const struct {
 	{"eager", POLICY(MCTS) | POLICY(SIMPLE)},
 	{"up-first", POLICY(MCTS) | POLICY(SIMPLE)},
 	{"binary-ends", POLICY(SIMPLE)},
+	{"cascade", POLICY(GREEDY) | POLICY(WEIGHTED) | POLICY(BEST)},
 };
 #undef POLICY
 #define NPOLICY_OPTIONS (sizeof policy_options / sizeof *policy_options)
@@ -369,6 +370,8 @@ static void option(run_opts *c, const char *name, const char *arg)
 		p->up_first = true;
 	} else if (!strcmp(name, "binary-ends")) {
 		p->binary_ends = true;
+	} else if (!strcmp(name, "cascade")) {
+		p->cascade = true;
 	} else if (!strcmp(name, "deals")) {
 		o->deals = true;
 	}
@@ -432,6 +435,7 @@ static const struct option options[] = {
 	{"eager", no_argument, NULL, 0},
 	{"up-first", no_argument, NULL, 0},
 	{"binary-ends", no_argument, NULL, 0},
+	{"cascade", no_argument, NULL, 0},
 	{"deals", no_argument, NULL, 0},
 	{NULL, 0, NULL, 0},
 };
@@ -456,6 +460,10 @@ const playoutgame calcrun_game = {
 		 "                        round of its race (default 128)\n"
 		 "      --rounds R        best: up to R more rounds for the moves not yet\n"
 		 "                        surely behind or surely equal (default 15)\n"
+		 "      --cascade         greedy and weighted: where two or more moves up are\n"
+		 "                        open, play the one that lets the most moves up\n"
+		 "                        follow (label :cascade); best: rollouts by that\n"
+		 "                        greedy rule, one at a time (label ends /c)\n"
 		 "      --solve-from S    best: each rollout hands over to the eager solver,\n"
 		 "                        its own order in view, at S cards unseen (default\n"
 		 "                        0: the greedy rule plays it to the end)\n"

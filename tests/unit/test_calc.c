@@ -237,6 +237,31 @@ static void test_greedy_placement(void)
 	CHECK(calc_greedy_move(&s) == CALC_MOVE(0, 7), "greedy: an empty pile before covering");
 }
 
+static void test_cascade_choice(void)
+{
+	/* A 2 on W1 over a K and on W2 over a 3, F1 wanting the 2 and then
+	 * the 3: the plain rules send up the first pile's 2, the cascade
+	 * W2's, whose 3 follows it up. */
+	static const uint8_t start[4] = {1, 1, 1, 1};
+	calc_state s = hand_made(start, '9', "AAA2334445555666677778888999TTTTJJJJQQQQKKK",
+				 (const char *const[]){"K2", "32", "", ""});
+	CHECK(calc_greedy_move(&s) == CALC_MOVE(1, 0), "greedy: the first pile's 2 up");
+	CHECK(calc_cascade_move(&s, false) == CALC_MOVE(2, 0), "cascade: the 2 that uncovers the 3");
+	CHECK(calc_cascade_move(&s, true) == CALC_MOVE(2, 0), "weighted cascade: the same 2");
+	/* A 6 that F1 (A-5 up) and F3 (3 up) both want, a 9 under it: on F3
+	 * the 9 follows, on F1 (the first, as the plain rules choose) it
+	 * does not. */
+	static const uint8_t five[4] = {5, 1, 1, 1};
+	s = hand_made(five, 'K', "AAA22334455566677778888999TTTTJJJJQQQQKKK",
+		      (const char *const[]){"96", "", "", ""});
+	CHECK(calc_greedy_move(&s) == CALC_MOVE(1, 0), "greedy: the 6 to F1");
+	CHECK(calc_cascade_move(&s, false) == CALC_MOVE(1, 2), "cascade: the 6 to F3, where the 9 follows");
+	/* One move up open: the cascade plays it as the plain rule does. */
+	s = hand_made(start, '9', "AAA2334445555666677778888999TTTTJJJJQQQQKKK",
+		      (const char *const[]){"K", "232", "", ""});
+	CHECK(calc_cascade_move(&s, false) == calc_greedy_move(&s), "cascade: a single move up as greedy");
+}
+
 static void test_endgame_bound_and_swap(void)
 {
 	/* A hand-checked endgame: the 2 on the 3 F4 wants is stuck for good
@@ -1065,6 +1090,48 @@ static void test_greedy_playout_equals_greedy_rule(void)
 	CHECK(!differ, "the greedy playout equals the greedy rule move by move (%d of 400 differ)", differ);
 }
 
+static void cascade_playout(calc_state *s)
+{
+	calc_cascade_playout(s, false, -1);
+}
+
+static int cascade_move(const calc_state *s)
+{
+	return calc_cascade_move(s, false);
+}
+
+static void weighted_cascade_playout(calc_state *s)
+{
+	calc_cascade_playout(s, true, -1);
+}
+
+static int weighted_cascade_move(const calc_state *s)
+{
+	return calc_cascade_move(s, true);
+}
+
+static void test_cascade_playout_equals_cascade_rule(void)
+{
+	int differ = playout_differs(cascade_playout, cascade_move, 12);
+	CHECK(!differ, "the cascade playout equals the cascade move by move (%d of 400 differ)", differ);
+	differ = playout_differs(weighted_cascade_playout, weighted_cascade_move, 13);
+	CHECK(!differ, "the weighted cascade playout equals its moves (%d of 400 differ)", differ);
+	differ = 0;
+	for (int i = 0; i < 400; i++) {
+		calc_state a, b;
+		int stop = i % 23, mv;
+		random_position(i, 14, &a);
+		b = a;
+		calc_cascade_playout(&a, false, stop);
+		calc_turn(&b);
+		while (!(b.hand && b.ncards - b.next <= stop) && (mv = calc_cascade_move(&b, false)) >= 0)
+			calc_play(&b, mv);
+		differ += memcmp(&a, &b, sizeof a) != 0;
+	}
+	CHECK(!differ, "the cascade playout stops where its moves reach the count unseen (%d of 400 differ)",
+	      differ);
+}
+
 static void test_weighted_playout_equals_weighted_rule(void)
 {
 	int differ = playout_differs(calc_weighted_playout, calc_weighted_move, 11);
@@ -1164,6 +1231,8 @@ static const unit_test tests[] = {
 	UNIT_TEST(greedy_playout_equals_greedy_rule),
 	UNIT_TEST(greedy_playout_stops),
 	UNIT_TEST(weighted_playout_equals_weighted_rule),
+	UNIT_TEST(cascade_choice),
+	UNIT_TEST(cascade_playout_equals_cascade_rule),
 	UNIT_TEST(weighted_rule_beats_greedy),
 	UNIT_TEST(playouts_turn_unturned_hand),
 	UNIT_TEST(rewards),
