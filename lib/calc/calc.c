@@ -588,17 +588,26 @@ static inline unsigned fnd_first(const foundations *f, unsigned card)
 	return k;
 }
 
+/* The first of the NP piles (PILE, LEN) whose top a foundation of F
+ * takes, NP if none: the plain rules' move up from the piles. */
+static inline unsigned first_up(const uint8_t (*pile)[52], const uint8_t *len, unsigned np,
+				const foundations *f)
+{
+	unsigned w = 0;
+	while (w < np && !(len[w] && f->count[pile[w][len[w] - 1]]))
+		w++;
+	return w;
+}
+
 /* Plays moves up from the tops of the NP piles (PILE, LEN) and then
- * *HAND as the plain rules do (the first top first, each card to the
+ * *HAND as the plain rules do (first_up, then the hand, each card to the
  * first foundation of F that needs it) until none is left; returns how
  * many. */
 static unsigned up_run(const uint8_t (*pile)[52], uint8_t *len, unsigned np, foundations *f,
 		       unsigned *hand)
 {
 	for (unsigned n = 0;; n++) {
-		unsigned w = 0, card;
-		while (w < np && !(len[w] && f->count[pile[w][len[w] - 1]]))
-			w++;
+		unsigned w = first_up(pile, len, np, f), card;
 		if (w < np)
 			card = pile[w][--len[w]];
 		else if (*hand && f->count[*hand])
@@ -882,13 +891,10 @@ static inline __attribute__((always_inline)) void rule_playout(calc_state *s,
 		unsigned card, w, k = 4;
 		if (stop >= 0 && hand && (int)(s->ncards - next) <= stop)
 			break;
-		if (!cascade) {
-			for (w = 0; w < np; w++)
-				if (len[w] && f.count[s->pile[w][len[w] - 1]])
-					break;
-		} else if (!up_choice(s->pile, len, np, &f, hand, &w, &k)) {
+		if (!cascade)
+			w = first_up(s->pile, len, np, &f);
+		else if (!up_choice(s->pile, len, np, &f, hand, &w, &k))
 			w = np + 1; /* no move up */
-		}
 		if (w < np) {
 			card = s->pile[w][--len[w]];
 			counts[w] -= weights ? nib_of(card) : 0;

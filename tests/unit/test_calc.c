@@ -1062,23 +1062,33 @@ static int playout_differs(void (*playout)(calc_state *), int (*move)(const calc
 	return differ;
 }
 
+/* How many of 400 positions PLAYOUT_TO, stopped at STOP cards unseen,
+ * leaves otherwise than MOVE played move by move up to the first
+ * position with the hand turned and at most STOP cards face down. */
+static int playout_to_differs(void (*playout_to)(calc_state *, int), int (*move)(const calc_state *),
+			      uint64_t seed)
+{
+	int differ = 0;
+	for (int i = 0; i < 400; i++) {
+		calc_state a, b;
+		int stop = i % 23, mv;
+		random_position(i, seed, &a);
+		b = a;
+		playout_to(&a, stop);
+		calc_turn(&b);
+		while (!(b.hand && b.ncards - b.next <= stop) && (mv = move(&b)) >= 0)
+			calc_play(&b, mv);
+		differ += memcmp(&a, &b, sizeof a) != 0;
+	}
+	return differ;
+}
+
 static void test_greedy_playout_stops(void)
 {
 	/* Stopped at STOP cards unseen, the greedy playout is where the
 	 * greedy rule's moves reach when they stop at the first position
 	 * with the hand turned and at most STOP cards face down. */
-	int differ = 0;
-	for (int i = 0; i < 400; i++) {
-		calc_state a, b;
-		int stop = i % 23, mv;
-		random_position(i, 12, &a);
-		b = a;
-		calc_greedy_playout_to(&a, stop);
-		calc_turn(&b);
-		while (!(b.hand && b.ncards - b.next <= stop) && (mv = calc_greedy_move(&b)) >= 0)
-			calc_play(&b, mv);
-		differ += memcmp(&a, &b, sizeof a) != 0;
-	}
+	int differ = playout_to_differs(calc_greedy_playout_to, calc_greedy_move, 12);
 	CHECK(!differ, "the greedy playout stops where the greedy rule reaches the count unseen (%d of 400 differ)",
 	      differ);
 }
@@ -1090,9 +1100,14 @@ static void test_greedy_playout_equals_greedy_rule(void)
 	CHECK(!differ, "the greedy playout equals the greedy rule move by move (%d of 400 differ)", differ);
 }
 
+static void cascade_playout_to(calc_state *s, int unseen)
+{
+	calc_cascade_playout(s, false, unseen);
+}
+
 static void cascade_playout(calc_state *s)
 {
-	calc_cascade_playout(s, false, -1);
+	cascade_playout_to(s, -1);
 }
 
 static int cascade_move(const calc_state *s)
@@ -1116,18 +1131,7 @@ static void test_cascade_playout_equals_cascade_rule(void)
 	CHECK(!differ, "the cascade playout equals the cascade move by move (%d of 400 differ)", differ);
 	differ = playout_differs(weighted_cascade_playout, weighted_cascade_move, 13);
 	CHECK(!differ, "the weighted cascade playout equals its moves (%d of 400 differ)", differ);
-	differ = 0;
-	for (int i = 0; i < 400; i++) {
-		calc_state a, b;
-		int stop = i % 23, mv;
-		random_position(i, 14, &a);
-		b = a;
-		calc_cascade_playout(&a, false, stop);
-		calc_turn(&b);
-		while (!(b.hand && b.ncards - b.next <= stop) && (mv = calc_cascade_move(&b, false)) >= 0)
-			calc_play(&b, mv);
-		differ += memcmp(&a, &b, sizeof a) != 0;
-	}
+	differ = playout_to_differs(cascade_playout_to, cascade_move, 14);
 	CHECK(!differ, "the cascade playout stops where its moves reach the count unseen (%d of 400 differ)",
 	      differ);
 }
