@@ -442,6 +442,41 @@ merged_sd() {
 Inf,Inf"
 }
 
+@test "sums past the double range: 1e308 + 1e308 - 1e308 is 1e308, split or not" {
+	# R's sum and mean give 1e+308 and 3.333333333333333e+307 too; its sd
+	# gives Inf, the squared deviations being past the range.
+	printf 'x\n1e308\n1e308\n-1e308\n' > big.csv
+	run summarize sum:x mean:x sd:x big.csv
+	assert_success
+	assert_output "sum_x,mean_x,sd_x
+1e+308,3.333333333333333e+307,Inf"
+	run summarize -j 2 sum:x mean:x big.csv
+	assert_output "sum_x,mean_x
+1e+308,3.333333333333333e+307"
+	# A shard's sum past the range: a long double's 21 digits, read back.
+	head -3 big.csv > b1.csv
+	{ head -1 big.csv; tail -1 big.csv; } > b2.csv
+	summarize --partial mean:x b1.csv > b1.part
+	summarize --partial mean:x b2.csv > b2.part
+	run cat b1.part
+	assert_output "mean:x#n,mean:x#na,mean:x#sum,mean:x#sumlo,mean:x#sumsq,mean:x#m2,mean:x#min,mean:x#max,mean:x#exact
+2,0,2.00000000000000002196e+308,0,,0,1e+308,1e+308,0"
+	run summarize --merge b1.part b2.part
+	assert_success
+	assert_output "mean_x
+3.333333333333333e+307"
+	# Past what two values could sum to, or past even a long double.
+	h=$(head -1 b1.part)
+	printf '%s\n2,0,4e308,0,,0,1e+308,1e+308,0\n' "$h" > b3.part
+	run summarize --merge b3.part
+	assert_failure 1
+	assert_output "summarize: b3.part:2: column 'mean:x#sum': a sum whose mean lies outside the minimum and the maximum"
+	printf '%s\n2,0,1e99999,0,,0,1e+308,1e+308,0\n' "$h" > b4.part
+	run summarize --merge b4.part
+	assert_failure 1
+	assert_output "summarize: b4.part:2: column 'mean:x#sum': '1e99999' is not a number"
+}
+
 @test "a partial's state must be one mode's: exact sums or an inexact spread" {
 	h='mean:x#n,mean:x#na,mean:x#sum,mean:x#sumlo,mean:x#sumsq,mean:x#m2,mean:x#min,mean:x#max,mean:x#exact'
 	printf '%s\n2,0,3,,5,1,1,2,1\n' "$h" > e1.part
@@ -489,8 +524,8 @@ Inf,Inf"
 	assert_success
 	assert_output "mean_x
 1.5"
-	# What the writer writes where sums overflowed reads back: Inf, and NA
-	# where an Inf sum met a -Inf one.
+	# Inf sums (which partials of yomi before 2026-11-28 wrote where a sum
+	# overflowed) read back, and NA where an Inf sum met a -Inf one.
 	printf '%s\n2,0,Inf,0,,Inf,9e307,1e308,0\n' "$h" > inf1.part
 	printf '%s\n2,0,-Inf,0,,Inf,-1e308,-9e307,0\n' "$h" > inf2.part
 	run summarize --merge --partial inf1.part inf2.part

@@ -148,12 +148,13 @@ static void spread_add(stats_acc *a, double x)
 
 /* Neumaier's compensated sum: what each addition rounds away goes to
  * *COMP, so the sum is good to the last digit or so whatever the order
- * and size of the values (not past the double range: an Inf sum stays). */
-static void sum_add(double *sum, double *comp, double x)
+ * and size of the values. In long double, so that no sum of doubles
+ * overflows (an Inf value's sum stays Inf). */
+static void sum_add(long double *sum, long double *comp, long double x)
 {
-	double t = *sum + x;
+	long double t = *sum + x;
 	if (isfinite(t))
-		*comp += fabs(*sum) >= fabs(x) ? (*sum - t) + x : (x - t) + *sum;
+		*comp += fabsl(*sum) >= fabsl(x) ? (*sum - t) + x : (x - t) + *sum;
 	*sum = t;
 }
 
@@ -161,9 +162,7 @@ static void sum_add(double *sum, double *comp, double x)
  * before the value or the merge that does not fit. */
 static void to_inexact(stats_acc *a)
 {
-	long double sum = (long double)a->isum / STATS_SCALE;
-	double hi = (double)sum;
-	stats_set_spread(a, hi, (double)(sum - hi), stats_m2(a));
+	stats_set_spread(a, (long double)a->isum / STATS_SCALE, 0, stats_m2(a));
 	a->exact = false;
 }
 
@@ -245,10 +244,10 @@ void stats_merge(stats_acc *a, const stats_acc *b)
 	a->n += c.n;
 }
 
-double stats_sum(const stats_acc *a)
+long double stats_sum(const stats_acc *a)
 {
 	if (a->exact)
-		return (double)((long double)a->isum / STATS_SCALE);
+		return (long double)a->isum / STATS_SCALE;
 	return a->dsum + a->dcomp;
 }
 
@@ -258,7 +257,7 @@ double stats_mean(const stats_acc *a)
 		return NAN;
 	if (a->exact)
 		return (double)((long double)a->isum / ((long double)STATS_SCALE * a->n));
-	return stats_sum(a) / (double)a->n;
+	return (double)(stats_sum(a) / (long double)a->n);
 }
 
 /* n * S2 - S1^2 of exact sums, in 10^-12 units, into *NUM; false when it
@@ -329,7 +328,7 @@ bool stats_exact_possible(const stats_acc *a)
 	return d >= a->n || d * a->n >= r * r;
 }
 
-void stats_set_spread(stats_acc *a, double sum, double lo, double m2)
+void stats_set_spread(stats_acc *a, long double sum, double lo, double m2)
 {
 	a->dsum = sum;
 	a->dcomp = lo;
@@ -337,18 +336,35 @@ void stats_set_spread(stats_acc *a, double sum, double lo, double m2)
 	a->shift = a->wmean = 0;
 	if (!a->n)
 		return;
-	/* The mean to the last digit: the shift, and what hi - shift n (one
+	/* The mean to the last digit: the shift, and what sum - shift n (one
 	 * rounding, by fma) and lo leave over. */
-	double n = (double)a->n;
+	long double n = (long double)a->n;
 	if (a->min == a->max) {
 		/* Equal values: their mean is the minimum, with no rounding
 		 * for a merge to take for a spread. */
 		a->shift = a->min;
 		return;
 	}
-	a->shift = sum / n;
+	a->shift = (double)(sum / n);
 	if (isfinite(a->shift))
-		a->wmean = (fma(-a->shift, n, sum) + lo) / n;
+		a->wmean = (double)((fmal(-(long double)a->shift, n, sum) + lo) / n);
+}
+
+bool stats_parse_wide(const char *s, size_t n, long double *out)
+{
+	size_t i = n && (s[0] == '-' || s[0] == '+');
+	uint64_t d;
+	int nsig, pow;
+	char buf[128];
+	if (n >= sizeof buf || !stats_digits(s + i, n - i, &d, &nsig, &pow))
+		return false;
+	memcpy(buf, s, n);
+	buf[n] = '\0';
+	/* Within the double range the text is a double's (its shortest
+	 * digits, which a long double reads as another value). */
+	double v = strtod(buf, NULL);
+	*out = isfinite(v) ? v : strtold(buf, NULL);
+	return isfinite(*out);
 }
 
 void stats_format_fixed(__int128 v, int scale_digits, char *buf, size_t n)

@@ -33,14 +33,16 @@ stats_kind stats_parse(const char *s, size_t n, stats_num *out);
 
 /* Count, sum, sum of squares, min and max of a column's numbers: exact
  * sums in integers while every value is a whole count of 10^-6 and they
- * fit; then doubles, the sum compensated (Neumaier's) and the spread kept
- * as Welford's running mean and sum of squared deviations, taken from the
- * first value (the shift). Not the sum of squares: where the mean dwarfs
+ * fit; then floating point: the sum compensated (Neumaier's) in long
+ * double, whose range no sum of doubles leaves (so 1e308 + 1e308 - 1e308
+ * is 1e308, as R's sum has it), and the spread kept as Welford's running
+ * mean and sum of squared deviations in doubles, taken from the first
+ * value (the shift). Not the sum of squares: where the mean dwarfs
  * the spread, squares of the values would cancel the spread's digits. */
 typedef struct {
 	int64_t n, na;
 	__int128 isum, isumsq;   /* in 10^-6 and 10^-12 units, while exact */
-	double dsum, dcomp;      /* once inexact: the sum and what its
+	long double dsum, dcomp; /* once inexact: the sum and what its
 				  * additions rounded away */
 	double shift, wmean, m2; /* and the mean of x - shift, the squared
 				  * deviations (Inf past the double range) */
@@ -51,7 +53,9 @@ typedef struct {
 void stats_init(stats_acc *a);
 void stats_add(stats_acc *a, const stats_num *x);
 void stats_merge(stats_acc *a, const stats_acc *b);
-double stats_sum(const stats_acc *a);
+/* The sum, in long double: past the double range where the values' sum
+ * is, though their mean is not. */
+long double stats_sum(const stats_acc *a);
 double stats_mean(const stats_acc *a);
 /* Sample variance (n - 1); NaN for fewer than two values. */
 double stats_var(const stats_acc *a);
@@ -68,7 +72,11 @@ bool stats_exact_possible(const stats_acc *a);
  * their minimum and maximum set) from their sum SUM + LO (the rounded sum
  * and what it rounded away) and the sum M2 of their squared deviations
  * from the mean, as a partial gives them back. */
-void stats_set_spread(stats_acc *a, double sum, double lo, double m2);
+void stats_set_spread(stats_acc *a, long double sum, double lo, double m2);
+/* Parses the decimal text S (N bytes) as stats_parse's numbers are
+ * written: the double it names, or past the double range the long double
+ * (a sum's); false on anything else. */
+bool stats_parse_wide(const char *s, size_t n, long double *out);
 
 /* Writes the exact sum (when a->exact) as a plain decimal into buf. */
 void stats_format_fixed(__int128 v, int scale_digits, char *buf, size_t n);

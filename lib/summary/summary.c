@@ -426,7 +426,7 @@ static void value_sum(VALUE_ARGS)
 		stats_format_fixed(a->isum, STATS_DECIMALS, b, sizeof b);
 		output_field(out, b);
 	} else {
-		output_double(out, stats_sum(a));
+		output_double(out, (double)stats_sum(a));
 	}
 }
 
@@ -594,6 +594,28 @@ static void need_na(table *t, size_t col)
 		bad_partial(t, col, "expected NA (empty)");
 }
 
+/* A sum past the double range, as a long double to the digits that
+ * read back the same (the partial's sumlo is then 0). */
+static void output_wide(output *out, long double v)
+{
+	char b[64];
+	snprintf(b, sizeof b, "%.*Lg", LDBL_DECIMAL_DIG, v);
+	output_field(out, b);
+}
+
+/* A partial's sum: a number, past the double range too; Inf and -Inf
+ * where a sum of Inf values is. */
+static long double need_sum(table *t, size_t col)
+{
+	const char *f = table_field(t, col);
+	long double v;
+	if (strcmp(f, "Inf") == 0 || strcmp(f, "-Inf") == 0)
+		return f[0] == '-' ? -INFINITY : INFINITY;
+	if (!stats_parse_wide(f, table_field_len(t, col), &v))
+		bad_partial(t, col, "'%s' is not a number", f);
+	return v;
+}
+
 /* A number; Inf and -Inf too where a floating sum may have overflowed. */
 static double need_double(table *t, size_t col, bool inf)
 {
@@ -643,9 +665,13 @@ static void write_num(const operation *op, const void *x, output *out)
 		output_field(out, b);
 		output_na(out);
 	} else {
-		double hi = stats_sum(a);
-		output_double(out, hi);
-		output_double(out, isfinite(hi) ? (a->dsum - hi) + a->dcomp : 0);
+		long double sum = stats_sum(a);
+		double hi = (double)sum;
+		if (isinf(hi) && isfinite(sum))
+			output_wide(out, sum);
+		else
+			output_double(out, hi);
+		output_double(out, isfinite(hi) ? (double)((a->dsum - hi) + a->dcomp) : 0);
 		output_na(out);
 		output_double(out, stats_m2(a));
 	}
@@ -684,7 +710,7 @@ static void read_inexact_sums(table *t, size_t col, stats_acc *b)
 	stats_num x;
 	const char *f = table_field(t, col + NUM_SUM);
 	bool na = stats_parse(f, table_field_len(t, col + NUM_SUM), &x) == STATS_MISSING && *f;
-	double sum = na ? NAN : need_double(t, col + NUM_SUM, true);
+	long double sum = na ? NAN : need_sum(t, col + NUM_SUM);
 	double lo = need_double(t, col + NUM_SUMLO, false), m2 = need_double(t, col + NUM_M2, true);
 	if (!(m2 >= 0))
 		bad_partial(t, col + NUM_M2, "a sum of squares below 0");
@@ -692,7 +718,7 @@ static void read_inexact_sums(table *t, size_t col, stats_acc *b)
 		bad_partial(t, col + NUM_SUM, "a sum over no values");
 	if (b->n == 1 && m2)
 		bad_partial(t, col + NUM_M2, "a spread of one value");
-	if (isfinite(sum) ? fabs(lo) > fabs(sum) * DBL_EPSILON : lo != 0)
+	if (isfinite(sum) ? fabsl(lo) > fabsl(sum) * DBL_EPSILON : lo != 0)
 		bad_partial(t, col + NUM_SUMLO, "more than the sum rounds away");
 	stats_set_spread(b, sum, lo, m2);
 }
@@ -703,7 +729,7 @@ static void read_inexact_sums(table *t, size_t col, stats_acc *b)
  * same is refused too. */
 static void check_mean(table *t, size_t col, const stats_acc *b)
 {
-	double sum = stats_sum(b), big = fmax(fabs(b->min), fabs(b->max)), n = (double)b->n;
+	long double sum = stats_sum(b), big = fmax(fabs(b->min), fabs(b->max)), n = (long double)b->n;
 	if (b->min == b->max && stats_m2(b) != 0)
 		bad_partial(t, col + (b->exact ? NUM_SUMSQ : NUM_M2), "a spread of equal values");
 	if (isnan(sum))
