@@ -37,6 +37,18 @@ static calcbatch_outcome greedy_one(const calc_state *from)
 	return calcbatch_outcome_of(&s);
 }
 
+/* A greedy game, with the cascade's moves up (calc_cascade_playout) when
+ * CASCADE says. */
+static calcbatch_outcome rule_one(const calc_state *from, bool cascade)
+{
+	calc_state s = *from;
+	if (cascade)
+		calc_cascade_playout(&s, false, -1);
+	else
+		calc_greedy_playout(&s);
+	return calcbatch_outcome_of(&s);
+}
+
 /* The outcome of a lane whose game is over, from its FOUND and STEPS
  * (nibble k: the cards on foundation k), for either vector path. */
 static calcbatch_outcome lane_outcome(uint64_t found, uint64_t steps)
@@ -396,6 +408,143 @@ static size_t random_batch8(int variant, const uint8_t (*decks)[52], const rng *
 	return lanes_outcomes(&g, n, out, random_replay, &rb);
 }
 
+/* The cascade's move up (calc.c's up_choice) in one lane, on its words:
+ * the vector step hands over only the lanes where two or more moves up
+ * are open, a lane in about one step of eight, so searching each such
+ * lane's moves one by one costs less than playing every candidate's run
+ * in every lane. The piles stay as loaded; a candidate's run keeps only
+ * how many cards it took off each (a byte a pile), the foundations and
+ * the hand, all in registers. */
+typedef struct {
+	uint64_t L[4], U[4];
+	unsigned np;
+} lane_piles;
+
+/* Pile P's top once D cards are off it (0 once empty). */
+static inline unsigned words_top(const lane_piles *w, unsigned p, unsigned d)
+{
+	uint64_t word = d < 16 ? w->L[p] >> 4 * d : d < 32 ? w->U[p] >> 4 * (d - 16) : 0;
+	return (unsigned)(word & 0xF);
+}
+
+/* The first foundation whose NEED nibble is CARD, 4 if none (never for
+ * 0, an empty pile's top or no hand). */
+static inline unsigned words_fnd(uint64_t need, unsigned card)
+{
+	/* A zero nibble of the XOR: a borrow can flag a nibble above a true
+	 * zero, never below one, so the lowest flag is the first match. */
+	uint64_t x = (need ^ card * 0x1111ull) & 0xFFFF;
+	uint64_t zero = (x - 0x1111) & ~x & 0x8888;
+	return zero ? (unsigned)__builtin_ctzll(zero) / 4 : 4;
+}
+
+static inline void words_advance(uint64_t *found, uint64_t *need, unsigned k)
+{
+	*found += 1ull << 4 * k;
+	unsigned n = (unsigned)(*found >> 4 * k & 0xF);
+	uint64_t next = n < 13 ? calc_needs[k][n] : 15;
+	*need = (*need & ~(0xFull << 4 * k)) | next << 4 * k;
+}
+
+/* The first of the piles whose top (nibble p of TOPS, 0 for none) a
+ * foundation of NEED takes, as 4p, or 16 if none. */
+static inline unsigned words_first_up(uint64_t tops, uint64_t need)
+{
+	uint64_t hit = 0;
+	for (unsigned k = 0; k < 4; k++) {
+		uint64_t x = tops ^ (need >> 4 * k & 0xF) * 0x1111ull;
+		hit |= ~(x | x >> 1 | x >> 2 | x >> 3) & 0x1111;
+	}
+	return hit ? (unsigned)__builtin_ctzll(hit) : 16;
+}
+
+/* up_run on the words, from POPS (byte p: the cards off pile p), TOPS
+ * (nibble p: pile p's top then), FOUND, NEED and HAND: the plain rule's
+ * moves up, first the tops, then the hand, until none is left. Returns
+ * twice how many, plus 1 if the hand went up: the cascade's score. */
+static unsigned words_up_run(const lane_piles *w, uint32_t pops, uint64_t tops, uint64_t found,
+			     uint64_t need, unsigned hand)
+{
+	for (unsigned n = 0;; n++) {
+		unsigned p4 = words_first_up(tops, need), k;
+		if (p4 < 16) {
+			unsigned p = p4 / 4;
+			k = words_fnd(need, (unsigned)(tops >> p4 & 0xF));
+			pops += 1u << 8 * p;
+			tops = (tops & ~(0xFull << p4)) | (uint64_t)words_top(w, p, pops >> 8 * p & 0xFF) << p4;
+		} else if ((k = words_fnd(need, hand)) < 4) {
+			hand = 0;
+		} else {
+			return 2 * n + !hand;
+		}
+		words_advance(&found, &need, k);
+	}
+}
+
+/* The move of the longest run, then the one that sends the hand up,
+ * then the first (pile by pile, the hand last): 16p + 4k for pile p's
+ * top to foundation k, 64 + 4k for the hand. */
+static unsigned words_choice(const lane_piles *w, uint64_t found, uint64_t need, unsigned hand)
+{
+	unsigned best = 0, move = 0;
+	uint64_t tops = 0;
+	for (unsigned p = 0; p < w->np; p++)
+		tops |= (uint64_t)words_top(w, p, 0) << 4 * p;
+	for (unsigned p = 0; p <= w->np; p++) {
+		unsigned card = p < w->np ? (unsigned)(tops >> 4 * p & 0xF) : hand;
+		for (unsigned k = 0; card && k < 4; k++) {
+			if ((need >> 4 * k & 0xF) != card)
+				continue;
+			uint64_t f = found, nd = need;
+			words_advance(&f, &nd, k);
+			unsigned v;
+			if (p < w->np) {
+				uint64_t t = (tops & ~(0xFull << 4 * p)) | (uint64_t)words_top(w, p, 1) << 4 * p;
+				v = words_up_run(w, 1u << 8 * p, t, f, nd, hand);
+			} else {
+				v = words_up_run(w, 0, tops, f, nd, 0);
+			}
+			if (v + 1 > best) {
+				best = v + 1;
+				move = 16 * (p < w->np ? p : 4) + 4 * k;
+			}
+		}
+	}
+	return move;
+}
+
+/* The cascade's moves in the lanes of MANY: *B the move (as greedy_step
+ * decodes it: 16p + 4k, or 4k for the hand), and the lanes of the tops'
+ * moves (*TF) and of the hand's (*HAND, *HF) as chosen. */
+static void cascade_moves(const lanes *g, __mmask8 many, vec *b, __mmask8 *tf, __mmask8 *hand,
+			  __mmask8 *hf)
+{
+	uint64_t L[4][LANES], U[4][LANES], fw[LANES], nw[LANES], hw[LANES], npw[LANES], mv[LANES];
+	for (int p = 0; p < 4; p++) {
+		_mm512_storeu_si512(L[p], g->L[p]);
+		_mm512_storeu_si512(U[p], g->U[p]);
+	}
+	_mm512_storeu_si512(fw, g->FOUND);
+	_mm512_storeu_si512(nw, g->NEED);
+	_mm512_storeu_si512(hw, g->H);
+	_mm512_storeu_si512(npw, g->NP);
+	__mmask8 up_hand = 0;
+	for (int i = 0; i < LANES; i++) {
+		if (!(many >> i & 1))
+			continue;
+		lane_piles w = {.np = (unsigned)npw[i]};
+		for (int p = 0; p < 4; p++)
+			w.L[p] = L[p][i], w.U[p] = U[p][i];
+		unsigned m = words_choice(&w, fw[i], nw[i], (unsigned)hw[i]);
+		mv[i] = m & 63;
+		up_hand |= (__mmask8)((m >= 64) << i);
+	}
+	*b = _mm512_mask_loadu_epi64(*b, many, mv);
+	*tf = (__mmask8)((*tf & ~many) | (many & ~up_hand));
+	*hand = (__mmask8)((*hand & ~many) | up_hand);
+	*hf = (__mmask8)((*hf & ~many) | up_hand);
+}
+
 /* The urgencies greedy_step reads, for the foundations of each lane. */
 static inline vec lanes_urgency(const lanes *g, vec urg, __mmask8 m, const uint64_t *urg_tab)
 {
@@ -407,9 +556,11 @@ static inline vec lanes_urgency(const lanes *g, vec urg, __mmask8 m, const uint6
  * hand does, else the hand goes to the pile scored lowest: a top needed
  * no sooner than the hand scores 0, an empty pile 64, any other top 128,
  * plus the cards the pile holds that are needed sooner than the hand
- * (the first such pile on ties). One move in every lane whose game goes
- * on; returns those lanes. */
-STEP_INLINE __mmask8 greedy_step(lanes *g, vec *urgp, vec table, const uint64_t *urg_tab)
+ * (the first such pile on ties). With CASCADE (a constant), where two
+ * or more moves up are open the cascade's (cascade_moves) is played. One
+ * move in every lane whose game goes on; returns those lanes. */
+STEP_INLINE __mmask8 greedy_step(lanes *g, vec *urgp, vec table, const uint64_t *urg_tab,
+				 bool cascade)
 {
 	const vec F = V(0xF), ONE = V(1), LOW = V(0x0F0F0F0F0F0F0F0F);
 	/* vpshufb indices copying byte 0 of each 64-bit lane to all eight */
@@ -423,6 +574,14 @@ STEP_INLINE __mmask8 greedy_step(lanes *g, vec *urgp, vec table, const uint64_t 
 	if (!(tf | hand))
 		return 0;
 	vec b = lowest_bit(_mm512_mask_blend_epi64(tf, zh, z));
+	if (cascade) {
+		vec one = _mm512_sub_epi64(V(0), ONE);
+		__mmask8 many = _mm512_mask_test_epi64_mask(live, z, _mm512_add_epi64(z, one)) |
+				_mm512_mask_test_epi64_mask(live, zh, _mm512_add_epi64(zh, one)) |
+				(tf & _mm512_test_epi64_mask(zh, zh));
+		if (many)
+			cascade_moves(g, many, &b, &tf, &hand, &hf);
+	}
 	/* The placement rule, pile by pile: the ranks needed sooner than
 	 * the hand as two byte masks (even and odd nibbles of URG), and
 	 * the cards of those ranks a pile holds summed from C by vpsadbw. */
@@ -458,7 +617,7 @@ static void greedy_lanes(lanes *g, vec table)
 {
 	const uint64_t *urg_tab = urgency_table();
 	vec urg = lanes_urgency(g, _mm512_setzero_si512(), 0xFF, urg_tab);
-	while (greedy_step(g, &urg, table, urg_tab))
+	while (greedy_step(g, &urg, table, urg_tab, false))
 		;
 }
 
@@ -991,16 +1150,16 @@ static size_t stocks_take(stocks *st, uint8_t *out)
 }
 
 /* Game K's outcome, from its lane's FOUND and STEPS words, or played
- * again by the scalar playout from S when the lane gave it up (BAD,
- * counted in *REPLAYED). */
+ * again by the scalar playout from S (with the cascade when CASCADE says)
+ * when the lane gave it up (BAD, counted in *REPLAYED). */
 static calcbatch_outcome feed_outcome(const calc_state *s, const stocks *st, size_t k, bool bad,
-				      uint64_t found, uint64_t steps, size_t *replayed)
+				      bool cascade, uint64_t found, uint64_t steps, size_t *replayed)
 {
 	if (!bad)
 		return lane_outcome(found, steps);
 	calc_state c = resampled(s, st->key, st->from, k);
 	++*replayed;
-	return greedy_one(&c);
+	return rule_one(&c, cascade);
 }
 
 /* Greedy: also each pile's cards of each rank, CL[p] and CH[p] nibble r
@@ -1275,8 +1434,8 @@ static size_t feed8_finish(const feed8 *f, const lanes8 *g, unsigned m, calcbatc
 	_mm256_storeu_si256((v8 *)bad, g->BAD);
 	for (int q = 0; q < 8; q++)
 		if (m >> q & 1)
-			out[f->game[q]] = feed_outcome(f->s, &f->st, f->game[q], bad[q], found[q],
-						       steps[q], &replayed);
+			out[f->game[q]] = feed_outcome(f->s, &f->st, f->game[q], bad[q], false,
+						       found[q], steps[q], &replayed);
 	return replayed;
 }
 
@@ -1366,6 +1525,7 @@ typedef struct {
 	const calc_state *s;
 	lanes start;        /* every lane at S, its card turned as lanes_load turns it */
 	bool turns;         /* S's hand is empty: a game's first card is its hand */
+	bool cascade;       /* the games play the cascade's moves up */
 	stocks st;          /* the games' stocks, in order */
 	size_t n;           /* the games */
 	size_t game[LANES]; /* the game each lane plays */
@@ -1414,8 +1574,8 @@ static size_t feed_finish(const feed *f, const lanes *g, __mmask8 m, calcbatch_o
 	_mm512_storeu_si512(stw, g->STEPS);
 	for (int i = 0; i < LANES; i++)
 		if (m >> i & 1)
-			out[f->game[i]] = feed_outcome(f->s, &f->st, f->game[i], g->bad >> i & 1, fw[i],
-						       stw[i], &replayed);
+			out[f->game[i]] = feed_outcome(f->s, &f->st, f->game[i], g->bad >> i & 1,
+						       f->cascade, fw[i], stw[i], &replayed);
 	return replayed;
 }
 
@@ -1438,38 +1598,47 @@ static void lanes_spread(lanes *g)
 #undef LANE0
 }
 
-static size_t resampled_avx512(const calc_state *s, uint64_t key, uint64_t from, size_t n,
-			       calcbatch_outcome *out)
+/* The games of F in the lanes, to the last; CASCADE a constant, so that
+ * the plain rule's loop is compiled without the cascade's test. */
+STEP_INLINE size_t feed_games(feed *f, vec table, const uint64_t *urg_tab, calcbatch_outcome *out,
+			      bool cascade)
 {
-	vec table = need_table();
-	const uint64_t *urg_tab = urgency_table();
-	feed f = {.s = s, .turns = !s->hand, .n = n};
-	lanes_load(&f.start, s, 1, table);
-	if (f.start.bad) { /* a pile too long for the lanes: every game is */
-		for (size_t k = 0; k < n; k++) {
-			calc_state c = resampled(s, key, from, k);
-			out[k] = greedy_one(&c);
-		}
-		return n;
-	}
-	lanes_spread(&f.start);
-	stocks_init(&f.st, s, key, from);
-	lanes g = f.start;
-	__mmask8 busy = feed_start(&f, &g, 0xFF);
+	lanes g = f->start;
+	__mmask8 busy = feed_start(f, &g, 0xFF);
 	g.bad = (__mmask8)~busy;
 	vec urg = lanes_urgency(&g, _mm512_setzero_si512(), busy, urg_tab);
 	size_t replayed = 0;
 	while (busy) {
-		__mmask8 over = busy & (__mmask8)~greedy_step(&g, &urg, table, urg_tab);
+		__mmask8 over = busy & (__mmask8)~greedy_step(&g, &urg, table, urg_tab, cascade);
 		if (!over)
 			continue;
-		replayed += feed_finish(&f, &g, over, out);
-		__mmask8 again = feed_start(&f, &g, over);
+		replayed += feed_finish(f, &g, over, out);
+		__mmask8 again = feed_start(f, &g, over);
 		g.bad |= (__mmask8)(over & ~again);
 		busy = (__mmask8)((busy & ~over) | again);
 		urg = lanes_urgency(&g, urg, again, urg_tab);
 	}
 	return replayed;
+}
+
+static size_t resampled_avx512(const calc_state *s, uint64_t key, uint64_t from, size_t n,
+			       bool cascade, calcbatch_outcome *out)
+{
+	vec table = need_table();
+	const uint64_t *urg_tab = urgency_table();
+	feed f = {.s = s, .turns = !s->hand, .cascade = cascade, .n = n};
+	lanes_load(&f.start, s, 1, table);
+	if (f.start.bad) { /* a pile too long for the lanes: every game is */
+		for (size_t k = 0; k < n; k++) {
+			calc_state c = resampled(s, key, from, k);
+			out[k] = rule_one(&c, cascade);
+		}
+		return n;
+	}
+	lanes_spread(&f.start);
+	stocks_init(&f.st, s, key, from);
+	return cascade ? feed_games(&f, table, urg_tab, out, true)
+		       : feed_games(&f, table, urg_tab, out, false);
 }
 
 ISA_END
@@ -1533,17 +1702,23 @@ size_t calcbatch_greedy(const calc_state *states, size_t n, calcbatch_outcome *o
 }
 
 size_t calcbatch_resampled(const calc_state *s, uint64_t key, uint64_t from, size_t n,
-			   calcbatch_outcome *out)
+			   bool cascade, calcbatch_outcome *out)
 {
 	size_t replayed = 0;
 #ifdef CALCBATCH_SIMD
 	if (isa_path() >= ISA_AVX512)
-		replayed = resampled_avx512(s, key, from, n, out);
-	else if (isa_path() == ISA_AVX2)
+		replayed = resampled_avx512(s, key, from, n, cascade, out);
+	else if (isa_path() == ISA_AVX2 && !cascade)
 		replayed = resampled_avx2(s, key, from, n, out);
 	else
 #endif
-	{
+	if (cascade) {
+		for (size_t k = 0; k < n; k++) {
+			calc_state c = resampled(s, key, from, k);
+			out[k] = rule_one(&c, true);
+		}
+		replayed = n;
+	} else {
 		enum { CHUNK = 64 };
 		calc_state c[CHUNK];
 		for (size_t k = 0; k < n; k += CHUNK) {
@@ -1556,7 +1731,7 @@ size_t calcbatch_resampled(const calc_state *s, uint64_t key, uint64_t from, siz
 #ifdef YOMI_DEBUG
 	for (size_t k = 0; k < n; k++) {
 		calc_state c = resampled(s, key, from, k);
-		calcbatch_outcome o = greedy_one(&c);
+		calcbatch_outcome o = rule_one(&c, cascade);
 		if (memcmp(&o, &out[k], sizeof o))
 			die("internal error: resampled greedy game %zu differs from the scalar playout", k);
 	}

@@ -48,10 +48,13 @@ size_t calcbatch_greedy(const calc_state *states, size_t n, calcbatch_outcome *o
 /* Plays N greedy games from S, game k with the unseen cards of S in the
  * order calc_resample draws from stream (KEY, FROM + k) (rng_stream):
  * the same outcomes as calcbatch_greedy over those states, into OUT[k],
- * without making them. On the vector paths a lane whose game ends starts
- * the next at once, so eight games run to the last ones. Returns how
- * many the scalar playout played, as calcbatch_random. */
+ * without making them; with CASCADE those of calc_cascade_playout
+ * (greedy's rule) instead. On the vector paths a lane whose game ends
+ * starts the next at once, so eight games run to the last ones; the
+ * cascade's games go to the AVX-512 lanes (a lane's choice among moves
+ * up searched on its own), elsewhere one by one to the scalar playout.
+ * Returns how many the scalar playout played, as calcbatch_random. */
 size_t calcbatch_resampled(const calc_state *s, uint64_t key, uint64_t from, size_t n,
-			   calcbatch_outcome *out);
+			   bool cascade, calcbatch_outcome *out);
 
 #endif

@@ -326,16 +326,16 @@ static calcbatch_outcome scalar_rollout(calcsolve *sv, int from, bool cascade, c
 
 /* Rollouts FROM to FROM+N-1 of S, each (stream (KEY, k) reshuffles the
  * unseen cards of rollout k, so every state is judged on the same deals)
- * played by calcbatch a chunk at a time, or one by one by scalar_rollout
- * when P asks for the cascade or the solver; OUT[k - FROM] gets rollout
- * k's value. Returns their sum. */
+ * played by calcbatch a chunk at a time (with the cascade when P asks),
+ * or one by one by scalar_rollout when P asks for the solver; OUT[k -
+ * FROM] gets rollout k's value. Returns their sum. */
 static double rollouts(const calcplay *p, calcsolve *sv, const calc_state *s, uint64_t key,
 		       uint64_t from, size_t n, float *out)
 {
 	enum { CHUNK = 256 };
 	calcbatch_outcome o[CHUNK];
 	double v = 0;
-	if (p->solve_from || p->cascade) {
+	if (p->solve_from) {
 		for (size_t k = 0; k < n; k++) {
 			out[k] = (float)rollout_value(
 				scalar_rollout(sv, p->solve_from, p->cascade, s, key, from + k));
@@ -345,7 +345,7 @@ static double rollouts(const calcplay *p, calcsolve *sv, const calc_state *s, ui
 	}
 	for (size_t k = 0; k < n; k += CHUNK) {
 		size_t m = n - k < CHUNK ? n - k : CHUNK;
-		calcbatch_resampled(s, key, from + k, m, o);
+		calcbatch_resampled(s, key, from + k, m, p->cascade, o);
 		for (size_t j = 0; j < m; j++) {
 			out[k + j] = (float)rollout_value(o[j]);
 			v += out[k + j];

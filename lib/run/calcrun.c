@@ -463,7 +463,7 @@ const playoutgame calcrun_game = {
 		 "      --cascade         greedy and weighted: where two or more moves up are\n"
 		 "                        open, play the one that lets the most moves up\n"
 		 "                        follow (label :cascade); best: rollouts by that\n"
-		 "                        greedy rule, one at a time (label ends /c)\n"
+		 "                        greedy rule (label ends /c)\n"
 		 "      --solve-from S    best: each rollout hands over to the eager solver,\n"
 		 "                        its own order in view, at S cards unseen (default\n"
 		 "                        0: the greedy rule plays it to the end)\n"

@@ -4,8 +4,10 @@
  * loop (list the moves, draw one, play it); all three make the same moves
  * draw for draw (tests/unit/test_calc checks that), so they win the same
  * games. Greedy games (best's rollouts): calcbatch against lib/calc's
- * table-driven playout, again the same moves.
- *   calcbench batch|lib|generic|greedy-batch|greedy-lib GAMES
+ * table-driven playout, again the same moves; and best's rollouts as it
+ * plays them, reshuffles of one dealt position's unseen cards played by
+ * the plain rule or with the cascade (calcbatch_resampled).
+ *   calcbench batch|lib|generic|greedy-batch|greedy-lib|rollouts|cascade GAMES
  *     ->  "GAMES games in S s: R games/s, W won" */
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,8 +37,10 @@ int main(int argc, char **argv)
 {
 	const char *mode = argc == 3 ? argv[1] : "";
 	if (strcmp(mode, "batch") && strcmp(mode, "lib") && strcmp(mode, "generic") &&
-	    strcmp(mode, "greedy-batch") && strcmp(mode, "greedy-lib")) {
-		fputs("usage: calcbench batch|lib|generic|greedy-batch|greedy-lib GAMES\n", stderr);
+	    strcmp(mode, "greedy-batch") && strcmp(mode, "greedy-lib") && strcmp(mode, "rollouts") &&
+	    strcmp(mode, "cascade")) {
+		fputs("usage: calcbench batch|lib|generic|greedy-batch|greedy-lib|rollouts|cascade GAMES\n",
+		      stderr);
 		return 2;
 	}
 	long games = atol(argv[2]), won = 0;
@@ -53,6 +57,14 @@ int main(int argc, char **argv)
 		}
 		if (!strcmp(mode, "batch")) {
 			calcbatch_random(0, decks, gens, (size_t)n, res);
+			for (int g = 0; g < n; g++)
+				won += res[g].success;
+			continue;
+		}
+		if (!strcmp(mode, "rollouts") || !strcmp(mode, "cascade")) {
+			calc_deal(&states[0], 0, decks[0]);
+			calcbatch_resampled(&states[0], 2, (uint64_t)i, (size_t)n, !strcmp(mode, "cascade"),
+					    res);
 			for (int g = 0; g < n; g++)
 				won += res[g].success;
 			continue;
