@@ -116,6 +116,119 @@ static calcbatch_outcome greedy_replay(const void *ctx, int i)
 	return greedy_one((const calc_state *)ctx + i);
 }
 
+/* The cascade's move up (calc.c's up_choice) in one lane, for both
+ * vector paths: their steps hand over only the lanes where two or more
+ * moves up are open, a lane in about one step of eight, so searching each
+ * such lane's moves one by one costs less than playing every candidate's
+ * run in every lane. A lane's piles come as the AVX-512 lanes hold them,
+ * 4-bit ranks from the top down, 32 at most (L the first 16, U the next),
+ * or as the AVX2 lanes' bytes (TOP[p] the top, the cards under it below,
+ * LEN[p] of them) when BYTES says; a candidate's run keeps
+ * only how many cards it took off each (a byte a pile), the foundations
+ * (nibble k: the cards on foundation k, the rank it needs, 15 once
+ * complete) and the hand, all in registers. */
+typedef struct {
+	uint64_t L[4], U[4];
+	const uint8_t *top[4];
+	unsigned len[4], np;
+	bool bytes;
+} lane_piles;
+
+/* Pile P's top once D cards are off it (0 once empty). */
+static inline unsigned words_top(const lane_piles *w, unsigned p, unsigned d)
+{
+	if (w->bytes)
+		return d < w->len[p] ? w->top[p][-(int)d] : 0;
+	uint64_t word = d < 16 ? w->L[p] >> 4 * d : d < 32 ? w->U[p] >> 4 * (d - 16) : 0;
+	return (unsigned)(word & 0xF);
+}
+
+/* The first foundation whose NEED nibble is CARD, 4 if none (never for
+ * 0, an empty pile's top or no hand). */
+static inline unsigned words_fnd(uint64_t need, unsigned card)
+{
+	/* A zero nibble of the XOR: a borrow can flag a nibble above a true
+	 * zero, never below one, so the lowest flag is the first match. */
+	uint64_t x = (need ^ card * 0x1111ull) & 0xFFFF;
+	uint64_t zero = (x - 0x1111) & ~x & 0x8888;
+	return zero ? (unsigned)__builtin_ctzll(zero) / 4 : 4;
+}
+
+static inline void words_advance(uint64_t *found, uint64_t *need, unsigned k)
+{
+	*found += 1ull << 4 * k;
+	unsigned n = (unsigned)(*found >> 4 * k & 0xF);
+	uint64_t next = n < 13 ? calc_needs[k][n] : 15;
+	*need = (*need & ~(0xFull << 4 * k)) | next << 4 * k;
+}
+
+/* The first of the piles whose top (nibble p of TOPS, 0 for none) a
+ * foundation of NEED takes, as 4p, or 16 if none. */
+static inline unsigned words_first_up(uint64_t tops, uint64_t need)
+{
+	uint64_t hit = 0;
+	for (unsigned k = 0; k < 4; k++) {
+		uint64_t x = tops ^ (need >> 4 * k & 0xF) * 0x1111ull;
+		hit |= ~(x | x >> 1 | x >> 2 | x >> 3) & 0x1111;
+	}
+	return hit ? (unsigned)__builtin_ctzll(hit) : 16;
+}
+
+/* up_run on the words, from POPS (byte p: the cards off pile p), TOPS
+ * (nibble p: pile p's top then), FOUND, NEED and HAND: the plain rule's
+ * moves up, first the tops, then the hand, until none is left. Returns
+ * twice how many, plus 1 if the hand went up: the cascade's score. */
+static unsigned words_up_run(const lane_piles *w, uint32_t pops, uint64_t tops, uint64_t found,
+			     uint64_t need, unsigned hand)
+{
+	for (unsigned n = 0;; n++) {
+		unsigned p4 = words_first_up(tops, need), k;
+		if (p4 < 16) {
+			unsigned p = p4 / 4;
+			k = words_fnd(need, (unsigned)(tops >> p4 & 0xF));
+			pops += 1u << 8 * p;
+			tops = (tops & ~(0xFull << p4)) | (uint64_t)words_top(w, p, pops >> 8 * p & 0xFF) << p4;
+		} else if ((k = words_fnd(need, hand)) < 4) {
+			hand = 0;
+		} else {
+			return 2 * n + !hand;
+		}
+		words_advance(&found, &need, k);
+	}
+}
+
+/* The move of the longest run, then the one that sends the hand up,
+ * then the first (pile by pile, the hand last): 16p + 4k for pile p's
+ * top to foundation k, 64 + 4k for the hand. */
+static unsigned words_choice(const lane_piles *w, uint64_t found, uint64_t need, unsigned hand)
+{
+	unsigned best = 0, move = 0;
+	uint64_t tops = 0;
+	for (unsigned p = 0; p < w->np; p++)
+		tops |= (uint64_t)words_top(w, p, 0) << 4 * p;
+	for (unsigned p = 0; p <= w->np; p++) {
+		unsigned card = p < w->np ? (unsigned)(tops >> 4 * p & 0xF) : hand;
+		for (unsigned k = 0; card && k < 4; k++) {
+			if ((need >> 4 * k & 0xF) != card)
+				continue;
+			uint64_t f = found, nd = need;
+			words_advance(&f, &nd, k);
+			unsigned v;
+			if (p < w->np) {
+				uint64_t t = (tops & ~(0xFull << 4 * p)) | (uint64_t)words_top(w, p, 1) << 4 * p;
+				v = words_up_run(w, 1u << 8 * p, t, f, nd, hand);
+			} else {
+				v = words_up_run(w, 0, tops, f, nd, 0);
+			}
+			if (v + 1 > best) {
+				best = v + 1;
+				move = 16 * (p < w->np ? p : 4) + 4 * k;
+			}
+		}
+	}
+	return move;
+}
+
 /* The AVX-512 path: built for it, called only where isa_path() has it. */
 ISA_BEGIN_AVX512
 
@@ -406,111 +519,6 @@ static size_t random_batch8(int variant, const uint8_t (*decks)[52], const rng *
 	random_lanes(&g, s, table);
 	random_batch rb = {variant, decks, gens};
 	return lanes_outcomes(&g, n, out, random_replay, &rb);
-}
-
-/* The cascade's move up (calc.c's up_choice) in one lane, on its words:
- * the vector step hands over only the lanes where two or more moves up
- * are open, a lane in about one step of eight, so searching each such
- * lane's moves one by one costs less than playing every candidate's run
- * in every lane. The piles stay as loaded; a candidate's run keeps only
- * how many cards it took off each (a byte a pile), the foundations and
- * the hand, all in registers. */
-typedef struct {
-	uint64_t L[4], U[4];
-	unsigned np;
-} lane_piles;
-
-/* Pile P's top once D cards are off it (0 once empty). */
-static inline unsigned words_top(const lane_piles *w, unsigned p, unsigned d)
-{
-	uint64_t word = d < 16 ? w->L[p] >> 4 * d : d < 32 ? w->U[p] >> 4 * (d - 16) : 0;
-	return (unsigned)(word & 0xF);
-}
-
-/* The first foundation whose NEED nibble is CARD, 4 if none (never for
- * 0, an empty pile's top or no hand). */
-static inline unsigned words_fnd(uint64_t need, unsigned card)
-{
-	/* A zero nibble of the XOR: a borrow can flag a nibble above a true
-	 * zero, never below one, so the lowest flag is the first match. */
-	uint64_t x = (need ^ card * 0x1111ull) & 0xFFFF;
-	uint64_t zero = (x - 0x1111) & ~x & 0x8888;
-	return zero ? (unsigned)__builtin_ctzll(zero) / 4 : 4;
-}
-
-static inline void words_advance(uint64_t *found, uint64_t *need, unsigned k)
-{
-	*found += 1ull << 4 * k;
-	unsigned n = (unsigned)(*found >> 4 * k & 0xF);
-	uint64_t next = n < 13 ? calc_needs[k][n] : 15;
-	*need = (*need & ~(0xFull << 4 * k)) | next << 4 * k;
-}
-
-/* The first of the piles whose top (nibble p of TOPS, 0 for none) a
- * foundation of NEED takes, as 4p, or 16 if none. */
-static inline unsigned words_first_up(uint64_t tops, uint64_t need)
-{
-	uint64_t hit = 0;
-	for (unsigned k = 0; k < 4; k++) {
-		uint64_t x = tops ^ (need >> 4 * k & 0xF) * 0x1111ull;
-		hit |= ~(x | x >> 1 | x >> 2 | x >> 3) & 0x1111;
-	}
-	return hit ? (unsigned)__builtin_ctzll(hit) : 16;
-}
-
-/* up_run on the words, from POPS (byte p: the cards off pile p), TOPS
- * (nibble p: pile p's top then), FOUND, NEED and HAND: the plain rule's
- * moves up, first the tops, then the hand, until none is left. Returns
- * twice how many, plus 1 if the hand went up: the cascade's score. */
-static unsigned words_up_run(const lane_piles *w, uint32_t pops, uint64_t tops, uint64_t found,
-			     uint64_t need, unsigned hand)
-{
-	for (unsigned n = 0;; n++) {
-		unsigned p4 = words_first_up(tops, need), k;
-		if (p4 < 16) {
-			unsigned p = p4 / 4;
-			k = words_fnd(need, (unsigned)(tops >> p4 & 0xF));
-			pops += 1u << 8 * p;
-			tops = (tops & ~(0xFull << p4)) | (uint64_t)words_top(w, p, pops >> 8 * p & 0xFF) << p4;
-		} else if ((k = words_fnd(need, hand)) < 4) {
-			hand = 0;
-		} else {
-			return 2 * n + !hand;
-		}
-		words_advance(&found, &need, k);
-	}
-}
-
-/* The move of the longest run, then the one that sends the hand up,
- * then the first (pile by pile, the hand last): 16p + 4k for pile p's
- * top to foundation k, 64 + 4k for the hand. */
-static unsigned words_choice(const lane_piles *w, uint64_t found, uint64_t need, unsigned hand)
-{
-	unsigned best = 0, move = 0;
-	uint64_t tops = 0;
-	for (unsigned p = 0; p < w->np; p++)
-		tops |= (uint64_t)words_top(w, p, 0) << 4 * p;
-	for (unsigned p = 0; p <= w->np; p++) {
-		unsigned card = p < w->np ? (unsigned)(tops >> 4 * p & 0xF) : hand;
-		for (unsigned k = 0; card && k < 4; k++) {
-			if ((need >> 4 * k & 0xF) != card)
-				continue;
-			uint64_t f = found, nd = need;
-			words_advance(&f, &nd, k);
-			unsigned v;
-			if (p < w->np) {
-				uint64_t t = (tops & ~(0xFull << 4 * p)) | (uint64_t)words_top(w, p, 1) << 4 * p;
-				v = words_up_run(w, 1u << 8 * p, t, f, nd, hand);
-			} else {
-				v = words_up_run(w, 0, tops, f, nd, 0);
-			}
-			if (v + 1 > best) {
-				best = v + 1;
-				move = 16 * (p < w->np ? p : 4) + 4 * k;
-			}
-		}
-	}
-	return move;
 }
 
 /* The cascade's moves in the lanes of MANY: *B the move (as greedy_step
@@ -1302,11 +1310,48 @@ static inline void count8(counts8 *c, v8 m, v8 p, v8 r, int sign)
 	}
 }
 
+static inline unsigned lanes8_bits(v8 m);
+static inline v8 lanes8_of(unsigned bits);
+
+/* The cascade's moves in the lanes of MANY (bits), as cascade_moves on
+ * the AVX-512 lanes: *B the move as greedy_step8 decodes it (4p + k for
+ * pile p's top, 4k for the hand), the lanes of the tops' and the hand's
+ * moves as chosen. */
+static void cascade_moves8(lanes8 *g, unsigned many, v8 *b, v8 *tf, v8 *hand, v8 *hf)
+{
+	uint32_t mv[8], fw[8], nw[8], hw[8], npw[8], lens[8];
+	_mm256_storeu_si256((v8 *)mv, *b);
+	_mm256_storeu_si256((v8 *)fw, g->FOUND);
+	_mm256_storeu_si256((v8 *)nw, g->NEED);
+	_mm256_storeu_si256((v8 *)hw, g->H);
+	_mm256_storeu_si256((v8 *)npw, g->NP);
+	_mm256_storeu_si256((v8 *)lens, g->LENS);
+	unsigned up_hand = 0;
+	for (int q = 0; q < 8; q++) {
+		if (!(many >> q & 1))
+			continue;
+		lane_piles w = {.np = npw[q], .bytes = true};
+		for (unsigned p = 0; p < 4; p++) {
+			w.len[p] = lens[q] >> 8 * p & 0xFF;
+			w.top[p] = &g->cards->pile[q][p][w.len[p] + 1]; /* card len at byte len + 1 */
+		}
+		unsigned m = words_choice(&w, fw[q], nw[q], hw[q]);
+		mv[q] = m >= 64 ? m & 15 : (m >> 4) * 4 + (m >> 2 & 3);
+		up_hand |= (m >= 64) << q;
+	}
+	v8 in = lanes8_of(many), h = lanes8_of(up_hand);
+	*b = BLEND(in, *b, _mm256_loadu_si256((const v8 *)mv));
+	*tf = BLEND(in, *tf, ANDNOT(h, in));
+	*hand = BLEND(in, *hand, h);
+	*hf = BLEND(in, *hf, h);
+}
+
 /* One move of each greedy game still going, move for move as
- * greedy_step; returns the lanes that moved. *REFILL counts the moves
- * to HN's next refill. */
+ * greedy_step (with CASCADE, a constant, the cascade's moves up as
+ * there); returns the lanes that moved. *REFILL counts the moves to HN's
+ * next refill. */
 STEP_INLINE v8 greedy_step8(lanes8 *g, counts8 *c, const v8 tab[4], const uint64_t *urg_tab,
-			    int *refill)
+			    int *refill, bool cascade)
 {
 	const v8 ZERO = S8(0);
 	v8 zh = zero_nibbles16(XOR(g->NEED, times_1111(g->H)));
@@ -1320,6 +1365,15 @@ STEP_INLINE v8 greedy_step8(lanes8 *g, counts8 *c, const v8 tab[4], const uint64
 	if (!any8(OR(tf, hand)))
 		return ZERO;
 	v8 b = lowest_bit8(BLEND(tf, zh, z));
+	if (cascade) {
+		v8 one = S8(1), no_z = _mm256_cmpeq_epi32(z, ZERO), no_zh = _mm256_cmpeq_epi32(zh, ZERO);
+		v8 two_z = ANDNOT(_mm256_cmpeq_epi32(AND(z, _mm256_sub_epi32(z, one)), ZERO), live);
+		v8 two_zh = ANDNOT(_mm256_cmpeq_epi32(AND(zh, _mm256_sub_epi32(zh, one)), ZERO), live);
+		v8 both = ANDNOT(OR(no_z, no_zh), live);
+		unsigned many = lanes8_bits(OR(OR(two_z, two_zh), both));
+		if (many)
+			cascade_moves8(g, many, &b, &tf, &hand, &hf);
+	}
 	v8 k = AND(BLEND(tf, _mm256_srli_epi32(b, 2), b), S8(3));
 	v8 to = place8(g, c, pl);
 	v8 p = AND(BLEND(pl, _mm256_srli_epi32(b, 2), to), S8(3));
@@ -1344,7 +1398,7 @@ STEP_INLINE v8 greedy_step8(lanes8 *g, counts8 *c, const v8 tab[4], const uint64
 static void greedy_lanes8(lanes8 *g, counts8 *c, const v8 tab[4], const uint64_t *urg_tab)
 {
 	int refill = 3;
-	while (any8(greedy_step8(g, c, tab, urg_tab, &refill)))
+	while (any8(greedy_step8(g, c, tab, urg_tab, &refill, false)))
 		;
 }
 
@@ -1376,6 +1430,7 @@ typedef struct {
 	counts8 c0;
 	uint8_t pile[4][64]; /* a lane's piles at S */
 	bool turns;
+	bool cascade; /* the games play the cascade's moves up */
 	stocks st;
 	size_t n;
 	size_t game[8];
@@ -1434,7 +1489,7 @@ static size_t feed8_finish(const feed8 *f, const lanes8 *g, unsigned m, calcbatc
 	_mm256_storeu_si256((v8 *)bad, g->BAD);
 	for (int q = 0; q < 8; q++)
 		if (m >> q & 1)
-			out[f->game[q]] = feed_outcome(f->s, &f->st, f->game[q], bad[q], false,
+			out[f->game[q]] = feed_outcome(f->s, &f->st, f->game[q], bad[q], f->cascade,
 						       found[q], steps[q], &replayed);
 	return replayed;
 }
@@ -1473,8 +1528,34 @@ static void lanes8_spread(lanes8 *g, counts8 *c)
 #undef LANE0
 }
 
+/* The games of F in the lanes of G and C, to the last; CASCADE a
+ * constant, as feed_games. */
+STEP_INLINE size_t feed8_games(feed8 *f, lanes8 *g, counts8 *c, const v8 tab[4],
+			       const uint64_t *urg_tab, calcbatch_outcome *out, bool cascade)
+{
+	unsigned busy = lanes8_bits(feed8_start(f, g, c, 0xFF));
+	g->BAD = lanes8_of(~busy); /* lanes without a game stay still */
+	refill8(g);
+	int refill = 3;
+	size_t replayed = 0;
+	while (busy) {
+		unsigned over = busy & ~lanes8_bits(greedy_step8(g, c, tab, urg_tab, &refill, cascade));
+		if (!over)
+			continue;
+		replayed += feed8_finish(f, g, over, out);
+		unsigned again = lanes8_bits(feed8_start(f, g, c, over));
+		if (again) { /* their HN from their own stocks */
+			refill8(g);
+			refill = 3;
+		}
+		g->BAD = OR(g->BAD, lanes8_of(over & ~again));
+		busy = (busy & ~over) | again;
+	}
+	return replayed;
+}
+
 static size_t resampled_avx2(const calc_state *s, uint64_t key, uint64_t from, size_t n,
-			     calcbatch_outcome *out)
+			     bool cascade, calcbatch_outcome *out)
 {
 	static _Thread_local cards8 cards;
 	feed8 f;
@@ -1483,7 +1564,7 @@ static size_t resampled_avx2(const calc_state *s, uint64_t key, uint64_t from, s
 	v8 tab[4];
 	need_tables(tab);
 	const uint64_t *urg_tab = urgency_table();
-	f = (feed8){.s = s, .turns = !s->hand, .n = n};
+	f = (feed8){.s = s, .turns = !s->hand, .cascade = cascade, .n = n};
 	lanes8_load_states(&g, s, 1, tab); /* game 0 is lane 0 (lane_of) */
 	counts8_load(&f.c0, s, 1, urg_tab, g.FOUND);
 	lanes8_spread(&g, &f.c0);
@@ -1491,25 +1572,8 @@ static size_t resampled_avx2(const calc_state *s, uint64_t key, uint64_t from, s
 	f.start = g;
 	memcpy(f.pile, cards.pile[0], sizeof f.pile);
 	stocks_init(&f.st, s, key, from);
-	unsigned busy = lanes8_bits(feed8_start(&f, &g, &c, 0xFF));
-	g.BAD = lanes8_of(~busy); /* lanes without a game stay still */
-	refill8(&g);
-	int refill = 3;
-	size_t replayed = 0;
-	while (busy) {
-		unsigned over = busy & ~lanes8_bits(greedy_step8(&g, &c, tab, urg_tab, &refill));
-		if (!over)
-			continue;
-		replayed += feed8_finish(&f, &g, over, out);
-		unsigned again = lanes8_bits(feed8_start(&f, &g, &c, over));
-		if (again) { /* their HN from their own stocks */
-			refill8(&g);
-			refill = 3;
-		}
-		g.BAD = OR(g.BAD, lanes8_of(over & ~again));
-		busy = (busy & ~over) | again;
-	}
-	return replayed;
+	return cascade ? feed8_games(&f, &g, &c, tab, urg_tab, out, true)
+		       : feed8_games(&f, &g, &c, tab, urg_tab, out, false);
 }
 
 
@@ -1708,8 +1772,8 @@ size_t calcbatch_resampled(const calc_state *s, uint64_t key, uint64_t from, siz
 #ifdef CALCBATCH_SIMD
 	if (isa_path() >= ISA_AVX512)
 		replayed = resampled_avx512(s, key, from, n, cascade, out);
-	else if (isa_path() == ISA_AVX2 && !cascade)
-		replayed = resampled_avx2(s, key, from, n, out);
+	else if (isa_path() == ISA_AVX2)
+		replayed = resampled_avx2(s, key, from, n, cascade, out);
 	else
 #endif
 	if (cascade) {

@@ -51,8 +51,8 @@ size_t calcbatch_greedy(const calc_state *states, size_t n, calcbatch_outcome *o
  * without making them; with CASCADE those of calc_cascade_playout
  * (greedy's rule) instead. On the vector paths a lane whose game ends
  * starts the next at once, so eight games run to the last ones; the
- * cascade's games go to the AVX-512 lanes (a lane's choice among moves
- * up searched on its own), elsewhere one by one to the scalar playout.
+ * cascade's games too, each lane's choice among moves up searched on its
+ * own (on the base path they go one by one to the scalar playout).
  * Returns how many the scalar playout played, as calcbatch_random. */
 size_t calcbatch_resampled(const calc_state *s, uint64_t key, uint64_t from, size_t n,
 			   bool cascade, calcbatch_outcome *out);
