@@ -30,13 +30,6 @@ static calcbatch_outcome random_one(int variant, const uint8_t deck[52], const r
 	return calcbatch_outcome_of(&s);
 }
 
-static calcbatch_outcome greedy_one(const calc_state *from)
-{
-	calc_state s = *from;
-	calc_greedy_playout(&s);
-	return calcbatch_outcome_of(&s);
-}
-
 /* A greedy game, with the cascade's moves up (calc_cascade_playout) when
  * CASCADE says. */
 static calcbatch_outcome rule_one(const calc_state *from, bool cascade)
@@ -113,7 +106,7 @@ static calcbatch_outcome random_replay(const void *ctx, int i)
 
 static calcbatch_outcome greedy_replay(const void *ctx, int i)
 {
-	return greedy_one((const calc_state *)ctx + i);
+	return rule_one((const calc_state *)ctx + i, false);
 }
 
 /* The cascade's move up (calc.c's up_choice) in one lane, for both
@@ -143,15 +136,18 @@ static inline unsigned words_top(const lane_piles *w, unsigned p, unsigned d)
 	return (unsigned)(word & 0xF);
 }
 
+/* Bit 4i of each of the four nibbles of X that is 0. */
+static inline uint64_t words_zero(uint64_t x)
+{
+	return ~(x | x >> 1 | x >> 2 | x >> 3) & 0x1111;
+}
+
 /* The first foundation whose NEED nibble is CARD, 4 if none (never for
  * 0, an empty pile's top or no hand). */
 static inline unsigned words_fnd(uint64_t need, unsigned card)
 {
-	/* A zero nibble of the XOR: a borrow can flag a nibble above a true
-	 * zero, never below one, so the lowest flag is the first match. */
-	uint64_t x = (need ^ card * 0x1111ull) & 0xFFFF;
-	uint64_t zero = (x - 0x1111) & ~x & 0x8888;
-	return zero ? (unsigned)__builtin_ctzll(zero) / 4 : 4;
+	uint64_t hit = words_zero(need ^ card * 0x1111ull);
+	return hit ? (unsigned)__builtin_ctzll(hit) / 4 : 4;
 }
 
 static inline void words_advance(uint64_t *found, uint64_t *need, unsigned k)
@@ -167,10 +163,8 @@ static inline void words_advance(uint64_t *found, uint64_t *need, unsigned k)
 static inline unsigned words_first_up(uint64_t tops, uint64_t need)
 {
 	uint64_t hit = 0;
-	for (unsigned k = 0; k < 4; k++) {
-		uint64_t x = tops ^ (need >> 4 * k & 0xF) * 0x1111ull;
-		hit |= ~(x | x >> 1 | x >> 2 | x >> 3) & 0x1111;
-	}
+	for (unsigned k = 0; k < 4; k++)
+		hit |= words_zero(tops ^ (need >> 4 * k & 0xF) * 0x1111ull);
 	return hit ? (unsigned)__builtin_ctzll(hit) : 16;
 }
 
@@ -1754,10 +1748,10 @@ size_t calcbatch_greedy(const calc_state *states, size_t n, calcbatch_outcome *o
 	else
 #endif
 		for (size_t g = 0; g < n; g++)
-			out[g] = greedy_one(&states[g]);
+			out[g] = rule_one(&states[g], false);
 #ifdef YOMI_DEBUG
 	for (size_t g = 0; g < n; g++) {
-		calcbatch_outcome o = greedy_one(&states[g]);
+		calcbatch_outcome o = rule_one(&states[g], false);
 		if (memcmp(&o, &out[g], sizeof o))
 			die("internal error: batched greedy game %zu differs from the scalar playout", g);
 	}
