@@ -588,10 +588,18 @@ success, 0 cards left"
 	assert_output "simple:2x3"
 	run bash -c "playout -g calc -n 1 --policy best | cut -d, -f4 | tail -1"
 	assert_output "best:128+15/20x32/12/8/6"
-	# Every variant has the same defaults; --rounds 0 drops the +R.
-	run bash -c "playout -g calc -n 1 --policy best --variant three-piles --playouts 2 --endgame 0 --exact 0 --exact-all 0 --hold 0 | cut -d, -f4 | tail -1"
-	assert_output "best:2+15/0x32/0/0/0"
-	run bash -c "playout -g calc -n 1 --policy best --variant three-piles --playouts 2 --rounds 0 --endgame 0 --exact 0 --exact-all 0 --hold 0 | cut -d, -f4 | tail -1"
+	# Three piles: 64 cascade rollouts by default; --no-cascade keeps the
+	# 64, and the last of --cascade and --no-cascade counts. --rounds 0
+	# drops the +R.
+	run bash -c "playout -g calc -n 1 --policy best --variant three-piles --endgame 0 --exact 0 --exact-all 0 --hold 0 | cut -d, -f4 | tail -1"
+	assert_output "best:64+15/0x32/0/0/0/c"
+	run bash -c "playout -g calc -n 1 --policy best --variant three-piles,no-foundations --playouts 2 --endgame 0 --exact 0 --exact-all 0 --hold 0 | cut -d, -f4 | tail -1"
+	assert_output "best:2+15/0x32/0/0/0/c"
+	run bash -c "playout -g calc -n 1 --policy best --variant three-piles --no-cascade --playouts 2 --rounds 0 --endgame 0 --exact 0 --exact-all 0 --hold 0 | cut -d, -f4 | tail -1"
+	assert_output "best:2/0x32/0/0/0"
+	run bash -c "playout -g calc -n 1 --policy best --variant three-piles --no-cascade --cascade --playouts 2 --rounds 0 --endgame 0 --exact 0 --exact-all 0 --hold 0 | cut -d, -f4 | tail -1"
+	assert_output "best:2/0x32/0/0/0/c"
+	run bash -c "playout -g calc -n 1 --policy best --variant no-foundations --playouts 2 --rounds 0 --endgame 0 --exact 0 --exact-all 0 --hold 0 | cut -d, -f4 | tail -1"
 	assert_output "best:2/0x32/0/0/0"
 	# Rest is never 1.
 	run bash -c "playout -g calc -n 3000 --policy greedy -q | awk -F, 'NR > 1 && \$6 == 1' | wc -l"
@@ -692,10 +700,10 @@ success, 0 cards left"
 4,7,standard,best:8/0x8/0/0/0/c,1,0,78"
 	# Three piles, deal 7: won only when each rollout ends in the solver
 	# from 8 cards unseen (--solve-from).
-	run $best --variant three-piles --first-game 7 --solve-from 8
+	run $best --variant three-piles --first-game 7 --solve-from 8 --no-cascade
 	assert_output "game,seed,variant,policy,success,rest,steps
 7,7,three-piles,best:8+3/20x8/12/8/6/s8,1,0,72"
-	run $best --variant three-piles --first-game 7
+	run $best --variant three-piles --first-game 7 --no-cascade
 	assert_output "game,seed,variant,policy,success,rest,steps
 7,7,three-piles,best:8+3/20x8/12/8/6,0,14,59"
 }
@@ -732,6 +740,7 @@ success, 0 cards left"
 	best|--rounds 64|invalid --rounds '64': expected an integer from 0 to 63
 	mcts|--solve-from 8|--solve-from is for --policy best, not mcts
 	simple|--cascade|--cascade is for --policy greedy, best and weighted, not simple
+	mcts|--no-cascade|--no-cascade is for --policy greedy, best and weighted, not mcts
 	best|--solve-from 53|invalid --solve-from '53': expected an integer from 0 to 52
 	best|--playouts 65536 --rounds 16|--playouts 65536 over 17 rounds: best keeps at most 1048576 rollouts a leaf
 	simple|--level 0|--level 0: simple expands at least one ply (1 to 30)
@@ -741,7 +750,7 @@ success, 0 cards left"
 	assert_success
 	run playout --peek
 	assert_failure 2
-	assert_line --index 0 "playout: --policy, --variant, --playouts, --reward, --level, --width, --endgame, --samples, --exact, --exact-all, --hold, --rounds, --solve-from, --peek, --eager, --up-first, --binary-ends, --cascade and --deals are for --game calc"
+	assert_line --index 0 "playout: --policy, --variant, --playouts, --reward, --level, --width, --endgame, --samples, --exact, --exact-all, --hold, --rounds, --solve-from, --peek, --eager, --up-first, --binary-ends, --cascade, --no-cascade and --deals are for --game calc"
 }
 
 @test "calc: --eager playouts put cards up first, say so, and give a binary reward a signal" {
@@ -858,18 +867,18 @@ success, 0 cards left"
 	assert_line --index 0 "playout: --black, --white, --per-move, --perft, --hash, --solve, --solve-all, --max-empties, --both-sides and --notation are for --game othello"
 	run playout --policy greedy
 	assert_failure 2
-	assert_line --index 0 "playout: --policy, --variant, --playouts, --reward, --level, --width, --endgame, --samples, --exact, --exact-all, --hold, --rounds, --solve-from, --peek, --eager, --up-first, --binary-ends, --cascade and --deals are for --game calc"
+	assert_line --index 0 "playout: --policy, --variant, --playouts, --reward, --level, --width, --endgame, --samples, --exact, --exact-all, --hold, --rounds, --solve-from, --peek, --eager, --up-first, --binary-ends, --cascade, --no-cascade and --deals are for --game calc"
 	run playout --samples 5
 	assert_failure 2
 	run playout --exact 5
 	assert_failure 2
-	assert_line --index 0 "playout: --policy, --variant, --playouts, --reward, --level, --width, --endgame, --samples, --exact, --exact-all, --hold, --rounds, --solve-from, --peek, --eager, --up-first, --binary-ends, --cascade and --deals are for --game calc"
+	assert_line --index 0 "playout: --policy, --variant, --playouts, --reward, --level, --width, --endgame, --samples, --exact, --exact-all, --hold, --rounds, --solve-from, --peek, --eager, --up-first, --binary-ends, --cascade, --no-cascade and --deals are for --game calc"
 	run playout --exact-all 5
 	assert_failure 2
-	assert_line --index 0 "playout: --policy, --variant, --playouts, --reward, --level, --width, --endgame, --samples, --exact, --exact-all, --hold, --rounds, --solve-from, --peek, --eager, --up-first, --binary-ends, --cascade and --deals are for --game calc"
+	assert_line --index 0 "playout: --policy, --variant, --playouts, --reward, --level, --width, --endgame, --samples, --exact, --exact-all, --hold, --rounds, --solve-from, --peek, --eager, --up-first, --binary-ends, --cascade, --no-cascade and --deals are for --game calc"
 	run playout --hold 5
 	assert_failure 2
-	assert_line --index 0 "playout: --policy, --variant, --playouts, --reward, --level, --width, --endgame, --samples, --exact, --exact-all, --hold, --rounds, --solve-from, --peek, --eager, --up-first, --binary-ends, --cascade and --deals are for --game calc"
+	assert_line --index 0 "playout: --policy, --variant, --playouts, --reward, --level, --width, --endgame, --samples, --exact, --exact-all, --hold, --rounds, --solve-from, --peek, --eager, --up-first, --binary-ends, --cascade, --no-cascade and --deals are for --game calc"
 }
 
 @test "a seed of 2^64-1 is written unsigned, for both games" {

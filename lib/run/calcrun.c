@@ -302,6 +302,7 @@ static const struct {
 	{"up-first", POLICY(MCTS) | POLICY(SIMPLE)},
 	{"binary-ends", POLICY(SIMPLE)},
 	{"cascade", POLICY(GREEDY) | POLICY(WEIGHTED) | POLICY(BEST)},
+	{"no-cascade", POLICY(GREEDY) | POLICY(WEIGHTED) | POLICY(BEST)},
 };
 #undef POLICY
 #define NPOLICY_OPTIONS (sizeof policy_options / sizeof *policy_options)
@@ -370,8 +371,8 @@ static void option(run_opts *c, const char *name, const char *arg)
 		p->up_first = true;
 	} else if (!strcmp(name, "binary-ends")) {
 		p->binary_ends = true;
-	} else if (!strcmp(name, "cascade")) {
-		p->cascade = true;
+	} else if (!strcmp(name, "cascade") || !strcmp(name, "no-cascade")) {
+		p->cascade = name[0] == 'c'; /* the last given counts */
 	} else if (!strcmp(name, "deals")) {
 		o->deals = true;
 	}
@@ -381,11 +382,16 @@ static int run(run_opts *c)
 {
 	calcrun_opts *o = (calcrun_opts *)c;
 	/* Best's rollouts per leaf and round, not playouts per move, and up
-	 * to fifteen rounds more for the close choices (tests/bench/NOTES.md). */
+	 * to fifteen rounds more for the close choices; with three piles 64
+	 * rollouts that play the cascade, which win more there within the
+	 * same second (tests/bench/NOTES.md). */
+	bool three = o->variant & CALC_THREE;
 	if (o->player.kind == CALCPLAY_BEST && !given(o, "playouts"))
-		o->player.playouts = 128;
+		o->player.playouts = three ? 64 : 128;
 	if (o->player.kind == CALCPLAY_BEST && !given(o, "rounds"))
 		o->player.rounds = 15;
+	if (o->player.kind == CALCPLAY_BEST && three && !given(o, "cascade") && !given(o, "no-cascade"))
+		o->player.cascade = true;
 	check_policy_options(o);
 	/* Level 0 is clairvoyant's greedy line; a tree of no plies has no
 	 * move to choose. */
@@ -436,6 +442,7 @@ static const struct option options[] = {
 	{"up-first", no_argument, NULL, 0},
 	{"binary-ends", no_argument, NULL, 0},
 	{"cascade", no_argument, NULL, 0},
+	{"no-cascade", no_argument, NULL, 0},
 	{"deals", no_argument, NULL, 0},
 	{NULL, 0, NULL, 0},
 };
@@ -457,13 +464,16 @@ const playoutgame calcrun_game = {
 		 "                        playout -g calc reads back to replay the deal\n"
 		 "      --playouts N      mcts: playouts per move (default 10000); best:\n"
 		 "                        rollouts per leaf of its two-ply search in each\n"
-		 "                        round of its race (default 128)\n"
+		 "                        round of its race (default 128; 64 with three piles)\n"
 		 "      --rounds R        best: up to R more rounds for the moves not yet\n"
 		 "                        surely behind or surely equal (default 15)\n"
 		 "      --cascade         greedy and weighted: where two or more moves up are\n"
 		 "                        open, play the one that lets the most moves up\n"
 		 "                        follow (label :cascade); best: rollouts by that\n"
-		 "                        greedy rule (label ends /c)\n"
+		 "                        greedy rule (label ends /c; the default with\n"
+		 "                        three piles)\n"
+		 "      --no-cascade      the plain rules' moves up (the default but with\n"
+		 "                        best and three piles)\n"
 		 "      --solve-from S    best: each rollout hands over to the eager solver,\n"
 		 "                        its own order in view, at S cards unseen (default\n"
 		 "                        0: the greedy rule plays it to the end)\n"
