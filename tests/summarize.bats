@@ -373,6 +373,14 @@ merged_sd() {
 	summarize --merge "${@/%/.part}"
 }
 
+# shard_partials FILE OP N: OP's partials of FILE's first N rows (s1.part)
+# and of the rest (s2.part), each shard with FILE's header.
+shard_partials() {
+	head -"$(($3 + 1))" "$1" > s1.csv
+	{ head -1 "$1"; tail -n +"$(($3 + 2))" "$1"; } > s2.csv
+	summarize --partial "$2" s1.csv > s1.part && summarize --partial "$2" s2.csv > s2.part
+}
+
 @test "sd and var keep their digits when the mean dwarfs the spread, merged too" {
 	# More than six decimals: inexact, so summed in doubles. The squares of
 	# the values (1.1e9) would cancel the spread (1e-14) away: sd 0 before.
@@ -382,14 +390,11 @@ merged_sd() {
 	assert_success
 	assert_output "mean_x,sd_x,var_x
 33333.0000002234,1.00000761449337e-07,1.0000152290447206e-14"
-	head -2 sp.csv > s1.csv
-	{ head -1 sp.csv; tail -2 sp.csv; } > s2.csv
-	summarize --partial sd:x s1.csv > q1.part
-	summarize --partial sd:x s2.csv > q2.part
-	run cat q2.part
+	shard_partials sp.csv sd:x 1
+	run cat s2.part
 	assert_output "sd:x#n,sd:x#na,sd:x#sum,sd:x#sumlo,sd:x#sumsq,sd:x#m2,sd:x#min,sd:x#max,sd:x#exact
 2,0,66666.0000005468,0,,5.000076145223603e-15,33333.0000002234,33333.0000003234,0"
-	run summarize --merge q1.part q2.part
+	run summarize --merge s1.part s2.part
 	assert_success
 	assert_output "sd_x
 1.00000761449337e-07"
@@ -454,19 +459,16 @@ Inf,Inf"
 	assert_output "sum_x,mean_x
 1e+308,3.333333333333333e+307"
 	# A shard's sum past the range: a long double's 21 digits, read back.
-	head -3 big.csv > b1.csv
-	{ head -1 big.csv; tail -1 big.csv; } > b2.csv
-	summarize --partial mean:x b1.csv > b1.part
-	summarize --partial mean:x b2.csv > b2.part
-	run cat b1.part
+	shard_partials big.csv mean:x 2
+	run cat s1.part
 	assert_output "mean:x#n,mean:x#na,mean:x#sum,mean:x#sumlo,mean:x#sumsq,mean:x#m2,mean:x#min,mean:x#max,mean:x#exact
 2,0,2.00000000000000002196e+308,0,,0,1e+308,1e+308,0"
-	run summarize --merge b1.part b2.part
+	run summarize --merge s1.part s2.part
 	assert_success
 	assert_output "mean_x
 3.333333333333333e+307"
 	# Past what two values could sum to, or past even a long double.
-	h=$(head -1 b1.part)
+	h=$(head -1 s1.part)
 	printf '%s\n2,0,4e308,0,,0,1e+308,1e+308,0\n' "$h" > b3.part
 	run summarize --merge b3.part
 	assert_failure 1
