@@ -449,12 +449,17 @@ Inf,Inf"
 
 @test "sums past the double range: 1e308 + 1e308 - 1e308 is 1e308, split or not" {
 	# R's sum and mean give 1e+308 and 3.333333333333333e+307 too; its sd
-	# gives Inf, the squared deviations being past the range.
+	# gives Inf, the squared deviations being past the range, and 0 for
+	# 1e-300 and 2e-300, whose squared deviations are below it.
 	printf 'x\n1e308\n1e308\n-1e308\n' > big.csv
 	run summarize sum:x mean:x sd:x big.csv
 	assert_success
 	assert_output "sum_x,mean_x,sd_x
 1e+308,3.333333333333333e+307,Inf"
+	printf 'x\n1e-300\n2e-300\n' > tiny.csv
+	run summarize sum:x mean:x sd:x tiny.csv
+	assert_output "sum_x,mean_x,sd_x
+3e-300,1.5e-300,0"
 	run summarize -j 2 sum:x mean:x big.csv
 	assert_output "sum_x,mean_x
 1e+308,3.333333333333333e+307"
