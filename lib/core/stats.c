@@ -149,7 +149,8 @@ static void spread_add(stats_acc *a, double x)
 /* Neumaier's compensated sum: what each addition rounds away goes to
  * *COMP, so the sum is good to the last digit or so whatever the order
  * and size of the values. In long double, so that no sum of doubles
- * overflows (an Inf value's sum stays Inf). */
+ * overflows (an Inf sum, from a partial of yomi before 2026-11-28,
+ * stays Inf). */
 static void sum_add(long double *sum, long double *comp, long double x)
 {
 	long double t = *sum + x;

@@ -603,8 +603,8 @@ static void output_wide(output *out, long double v)
 	output_field(out, b);
 }
 
-/* A partial's sum: a number, past the double range too; Inf and -Inf
- * where a sum of Inf values is. */
+/* A partial's sum: a number, past the double range too; Inf and -Inf as
+ * partials of yomi before 2026-11-28 wrote a sum that overflowed. */
 static long double need_sum(table *t, size_t col)
 {
 	const char *f = table_field(t, col);
