@@ -47,6 +47,14 @@ void carry_row(carry *c, const table *t)
 /* Whether NAME is the label, one of AFTER, one of the first N of HEAD
  * (the carried names as written so far) or, with ORIGINALS, any carried
  * name as it came. */
+/* The header so far, for util_suffixed. */
+typedef struct {
+	const carry *c;
+	const char *const *after;
+	char **head;
+	size_t n;
+} carry_names;
+
 static bool carry_taken(const carry *c, const char *name, const char *const *after, char **head,
 			size_t n, bool originals)
 {
@@ -64,6 +72,13 @@ static bool carry_taken(const carry *c, const char *name, const char *const *aft
 	return false;
 }
 
+/* A suffixed name must not be any name carried either. */
+static bool suffix_taken(const char *s, void *ctx)
+{
+	const carry_names *h = ctx;
+	return carry_taken(h->c, s, h->after, h->head, h->n, true);
+}
+
 /* The label and the names, into the header, before the columns AFTER. */
 static void carry_head(const carry *c, output *out, const char *const *after)
 {
@@ -72,17 +87,10 @@ static void carry_head(const carry *c, output *out, const char *const *after)
 	for (size_t i = 0; i < c->n; i++) {
 		const char *name = c->names[i];
 		/* An empty name (tables allow several) is left as it is. */
-		if (!*name || !carry_taken(c, name, after, head, i, false)) {
+		if (!*name || !carry_taken(c, name, after, head, i, false))
 			head[i] = xstrdup(name);
-		} else {
-			size_t size = strlen(name) + 24;
-			head[i] = xmalloc(size);
-			for (unsigned k = 2;; k++) {
-				snprintf(head[i], size, "%s_%u", name, k);
-				if (!carry_taken(c, head[i], after, head, i, true))
-					break;
-			}
-		}
+		else
+			head[i] = util_suffixed(name, suffix_taken, &(carry_names){c, after, head, i});
 		output_field(out, head[i]);
 	}
 	for (size_t i = 0; i < c->n; i++)

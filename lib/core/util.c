@@ -202,6 +202,17 @@ char *xstrdup(const char *s)
 	return xstrndup(s, strlen(s));
 }
 
+char *util_suffixed(const char *name, bool (*taken)(const char *s, void *ctx), void *ctx)
+{
+	size_t size = strlen(name) + 24;
+	char *s = xmalloc(size);
+	for (unsigned k = 2;; k++) {
+		snprintf(s, size, "%s_%u", name, k);
+		if (!taken(s, ctx))
+			return s;
+	}
+}
+
 char *xstrndup(const char *s, size_t n)
 {
 	char *d = xmalloc(n + 1);

@@ -59,6 +59,10 @@ void *xrealloc(void *p, size_t n);
 void util_grow(void **p, size_t *cap, size_t need, size_t sz);
 char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
+/* NAME_K, newly allocated, for the least K from 2 whose name TAKEN (with
+ * CTX) says is free: how a column's name that is taken already becomes
+ * unique, wherever a program writes a header. */
+char *util_suffixed(const char *name, bool (*taken)(const char *s, void *ctx), void *ctx);
 
 bool util_ends_with(const char *s, const char *suffix);
 

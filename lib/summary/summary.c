@@ -351,23 +351,22 @@ __attribute__((format(printf, 2, 3))) static void header_field(namelist *l, cons
  * already has given the first free suffix _2, _3, ...: a column's name
  * depends only on the command line and the columns before it, so
  * scripts can rely on it. Frees the names. */
+static bool name_seen(const char *s, void *seen)
+{
+	return strmap_find(seen, s, strlen(s)) >= 0;
+}
+
 static void write_names(namelist *l, output *out)
 {
 	strmap *seen = strmap_new();
 	for (size_t i = 0; i < l->n; i++) {
 		bool added;
 		strmap_intern(seen, l->v[i], strlen(l->v[i]), &added);
-		for (unsigned k = 2; !added; k++) {
-			size_t len = strlen(l->v[i]) + 12;
-			char *alt = xmalloc(len);
-			snprintf(alt, len, "%s_%u", l->v[i], k);
+		if (!added) {
+			char *alt = util_suffixed(l->v[i], name_seen, seen);
 			strmap_intern(seen, alt, strlen(alt), &added);
-			if (added) {
-				free(l->v[i]);
-				l->v[i] = alt;
-			} else {
-				free(alt);
-			}
+			free(l->v[i]);
+			l->v[i] = alt;
 		}
 		output_field(out, l->v[i]);
 		free(l->v[i]);
