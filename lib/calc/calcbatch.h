@@ -3,8 +3,8 @@
  *
  * A random game here is calc_deal of its deck followed by
  * calc_random_playout with its generator, a greedy one calc_greedy_playout
- * from its state, and the outcome is the same move for move: the batch is
- * only a faster way to get it. Eight games share each vector instruction
+ * (or calc_cascade_playout) from its state, and the outcome is the same
+ * move for move: the batch is only a faster way to get it. Eight games share each vector instruction
  * on the AVX-512 path (lib/core/isa.h), one per 64-bit lane, and nothing
  * but the loading touches memory in the game loop (greedy reads a table
  * of urgencies after foundation moves); on the AVX2 path random and
