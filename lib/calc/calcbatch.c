@@ -577,9 +577,8 @@ STEP_INLINE __mmask8 greedy_step(lanes *g, vec *urgp, vec table, const uint64_t 
 		return 0;
 	vec b = lowest_bit(_mm512_mask_blend_epi64(tf, zh, z));
 	if (cascade) {
-		vec one = _mm512_sub_epi64(V(0), ONE);
-		__mmask8 many = _mm512_mask_test_epi64_mask(live, z, _mm512_add_epi64(z, one)) |
-				_mm512_mask_test_epi64_mask(live, zh, _mm512_add_epi64(zh, one)) |
+		__mmask8 many = _mm512_mask_test_epi64_mask(live, z, _mm512_sub_epi64(z, ONE)) |
+				_mm512_mask_test_epi64_mask(live, zh, _mm512_sub_epi64(zh, ONE)) |
 				(tf & _mm512_test_epi64_mask(zh, zh));
 		if (many)
 			cascade_moves(g, many, &b, &tf, &hand, &hf);
@@ -1304,8 +1303,17 @@ static inline void count8(counts8 *c, v8 m, v8 p, v8 r, int sign)
 	}
 }
 
-static inline unsigned lanes8_bits(v8 m);
-static inline v8 lanes8_of(unsigned bits);
+/* The lanes of a vector mask, as bits, and back. */
+static inline unsigned lanes8_bits(v8 m)
+{
+	return (unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(m));
+}
+
+static inline v8 lanes8_of(unsigned bits)
+{
+	const v8 bit = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
+	return _mm256_cmpeq_epi32(AND(S8(bits), bit), bit);
+}
 
 /* The cascade's moves in the lanes of MANY (bits), as cascade_moves on
  * the AVX-512 lanes: *B the move as greedy_step8 decodes it (4p + k for
@@ -1486,18 +1494,6 @@ static size_t feed8_finish(const feed8 *f, const lanes8 *g, unsigned m, calcbatc
 			out[f->game[q]] = feed_outcome(f->s, &f->st, f->game[q], bad[q], f->cascade,
 						       found[q], steps[q], &replayed);
 	return replayed;
-}
-
-/* The lanes of a vector mask, as bits, and back. */
-static inline unsigned lanes8_bits(v8 m)
-{
-	return (unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(m));
-}
-
-static inline v8 lanes8_of(unsigned bits)
-{
-	const v8 bit = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
-	return _mm256_cmpeq_epi32(AND(S8(bits), bit), bit);
 }
 
 /* Every lane of G and C as lane 0: a position loaded once, for all. */

@@ -44,9 +44,6 @@ void carry_row(carry *c, const table *t)
 	c->rows++;
 }
 
-/* Whether NAME is the label, one of AFTER, one of the first N of HEAD
- * (the carried names as written so far) or, with ORIGINALS, any carried
- * name as it came. */
 /* The header so far, for util_suffixed. */
 typedef struct {
 	const carry *c;
@@ -55,6 +52,9 @@ typedef struct {
 	size_t n;
 } carry_names;
 
+/* Whether NAME is the label, one of AFTER, one of the first N of HEAD
+ * (the carried names as written so far) or, with ORIGINALS, any carried
+ * name as it came. */
 static bool carry_taken(const carry *c, const char *name, const char *const *after, char **head,
 			size_t n, bool originals)
 {
