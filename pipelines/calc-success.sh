@@ -25,8 +25,10 @@
 # stock's order (a bound, not a player). The mcts series is always run both
 # ways, for the plot. The default is a quick look (20 deals a setting,
 # about 3 minutes of CPU); --full runs the seed's settings, 100 deals each
-# unless a setting says SETTING:N (N deals, where 100 would cost too much),
-# many hours of CPU. --games sets the deals of settings without :N;
+# unless a setting says SETTING:N (N deals, where 100 would cost too much:
+# a deal takes about 85 s of CPU at mcts:1000000, 5 minutes at 6x20, half
+# an hour at 7x20 and 8x2), about 15 hours of CPU in all without --peek.
+# --games sets the deals of settings without :N;
 # --badmax-playouts P (default 10000, the seed's) the playouts of the B
 # table; --tree-reward B (default 0.05) is the trees' reward; mcts takes
 # the seed's binary reward.
@@ -57,11 +59,11 @@ while [ $# -gt 0 ]; do
 	esac
 done
 if [ "$full" = 1 ]; then
-	: "${playouts:=1000 10000 100000:30 1000000:5}"
+	: "${playouts:=1000 10000 100000 1000000:50}"
 	if [ "$peek" = 1 ]; then
 		: "${trees:=4x20 5x20 6x20 7x20 7x50:50 8x2 8x20:20 9x3:20 9x5:20}"
 	else
-		: "${trees:=4x20:50 5x20:20 6x20:5}"
+		: "${trees:=4x20 5x20 6x20:20 7x20:5 8x2:10}"
 	fi
 	: "${badmax:=0 0.01 0.02 0.03 0.04 0.05 0.06 0.07 0.08 0.09 0.1 0.2 0.5}"
 	[ "$games" = 20 ] && games=100
