@@ -4,13 +4,13 @@
  * A random game here is calc_deal of its deck followed by
  * calc_random_playout with its generator, a greedy one calc_greedy_playout
  * (or calc_cascade_playout) from its state, and the outcome is the same
- * move for move: the batch is only a faster way to get it. Eight games share each vector instruction
- * on the AVX-512 path (lib/core/isa.h), one per 64-bit lane, and nothing
- * but the loading touches memory in the game loop (greedy reads a table
- * of urgencies after foundation moves); on the AVX2 path random and
- * greedy games go eight to the 32-bit lanes of a 256-bit vector with
- * their piles in memory; elsewhere the games are played one by one with the scalar
- * playouts. */
+ * move for move: the batch is only a faster way to get it. Eight games
+ * share each vector instruction on the AVX-512 path (lib/core/isa.h), one
+ * per 64-bit lane, and nothing but the loading touches memory in the game
+ * loop (greedy reads a table of urgencies after foundation moves); on the
+ * AVX2 path random and greedy games go eight to the 32-bit lanes of a
+ * 256-bit vector with their piles in memory; elsewhere the games are
+ * played one by one with the scalar playouts. */
 #ifndef YOMI_CALCBATCH_H
 #define YOMI_CALCBATCH_H
 
