@@ -1,0 +1,592 @@
+/* calcvi: a value of Calculation positions for a player who cannot see
+ * the stock, fitted stage by stage from exact chances (fitted value
+ * iteration), and the players it makes. Research tool for issue 27.
+ *
+ * A stage is the number of cards face down with the hand empty (an
+ * afterstate: the hand placed and every pile top that fits sent up). At
+ * stages up to EXACT the value is the exact chance (calcsolve_expect over
+ * eager lines); above, a logistic model over features of the piles
+ * against the foundations, one model a stage, fitted to the backed-up
+ * value: the mean over the next card's ranks (weighed by their unseen
+ * copies) of the best placement's value one stage down. The positions
+ * come from the games of FILE (playout's rows with --deals --moves,
+ * every position with the hand turned, all its placements) and from
+ * GAMES games of the weighted rule with a fifth of its placements at
+ * random, both standard deals.
+ *
+ * Then the players it makes play the decks of DECKS (rows with a deck
+ * column) and one row each is written:
+ *
+ *   player,deals,won,rest
+ *
+ * ply1 takes the placement of the highest value; ply2 the one of the
+ * highest backed-up value (an expectimax over the next card's rank with
+ * the values at its leaves). Both take exact chances from EXACT + 1
+ * unseen down. On stderr: each stage's positions, the mean and standard
+ * deviation of their targets and the model's root mean square error;
+ * then, over FILE's positions whose placements all lie at 3 to EXACT
+ * unseen, how much chance the model's choice, greedy's and weighted's
+ * lose against the best placement's, and how often they lose none.
+ *   calcvi EXACT GAMES FILE DECKS
+ * EXACT 1..12 (7 takes about a minute, 8 far longer), GAMES 0..10^7. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "calc/calc.h"
+#include "calc/calcrows.h"
+#include "calc/calcsolve.h"
+#include "core/cli.h"
+#include "core/rng.h"
+#include "core/table.h"
+#include "core/util.h"
+
+#define VI_USAGE "usage: calcvi EXACT GAMES FILE DECKS"
+
+enum { VI_NF = 30, VI_STAGES = 49, VI_MAX_MOVES = 2 * 52, VI_OPTS = 8 };
+enum { VI_BUDGET = 200000 };
+
+typedef struct {
+	calc_state *s;
+	float *y;
+	size_t n, cap;
+} vi_set;
+
+static double vi_w[VI_STAGES][VI_NF];
+static int vi_exact;
+static calcsolve vi_sv;
+
+static int vi_unseen(const calc_state *s)
+{
+	return s->ncards - s->next;
+}
+
+/* Sends up every pile top that fits, first foundation first, the hand
+ * left unturned. */
+static void vi_settle(calc_state *s)
+{
+	for (bool moved = true; moved;) {
+		moved = false;
+		for (int w = 0; w < s->npiles; w++) {
+			if (!s->len[w])
+				continue;
+			unsigned m = calc_accepting(s, s->pile[w][s->len[w] - 1]);
+			if (m) {
+				calc_play_unturned(s, CALC_MOVE(w + 1, __builtin_ctz(m)));
+				moved = true;
+			}
+		}
+	}
+}
+
+/* The afterstates of S (hand turned): the hand up (first foundation that
+ * takes it) or on each pile (one empty pile), each settled. */
+static int vi_options(const calc_state *s, calc_state *out, int *move)
+{
+	int n = 0;
+	unsigned m = calc_accepting(s, s->hand);
+	if (m) {
+		out[n] = *s;
+		move[n] = CALC_MOVE(0, __builtin_ctz(m));
+		calc_play_unturned(&out[n], move[n]);
+		vi_settle(&out[n]);
+		n++;
+	}
+	bool empty = false;
+	for (int w = 0; w < s->npiles; w++) {
+		if (!s->len[w]) {
+			if (empty)
+				continue;
+			empty = true;
+		}
+		out[n] = *s;
+		move[n] = CALC_MOVE(0, 4 + w);
+		calc_play_unturned(&out[n], move[n]);
+		vi_settle(&out[n]);
+		n++;
+	}
+	return n;
+}
+
+/* The cards left on the piles when every unseen card is within reach at
+ * any time (the solver's bound, played out slowly): 0 unless the piles
+ * already block one another for good; DEPTH gets the rounds it took. */
+static int vi_relaxed(const calc_state *s, int *rounds)
+{
+	unsigned reach = 0;
+	int len[4], found[4];
+	for (int j = s->next; j < s->ncards; j++)
+		reach |= 1u << s->stock[j];
+	for (int w = 0; w < s->npiles; w++)
+		len[w] = s->len[w];
+	memcpy(found, (int[4]){s->found[0], s->found[1], s->found[2], s->found[3]}, sizeof found);
+	*rounds = 0;
+	for (bool moved = true; moved; ++*rounds) {
+		moved = false;
+		for (int k = 0; k < 4; k++)
+			while (found[k] < 13 && reach >> calc_need(k, found[k]) & 1) {
+				found[k]++;
+				moved = true;
+			}
+		for (int w = 0; w < s->npiles; w++)
+			while (len[w]) {
+				int c = s->pile[w][len[w] - 1], ok = 0;
+				for (int k = 0; k < 4; k++)
+					ok |= found[k] < 13 && calc_need(k, found[k]) == c;
+				if (!ok)
+					break;
+				reach |= 1u << c;
+				len[w]--;
+				moved = true;
+			}
+	}
+	return len[0] + len[1] + len[2] + len[3];
+}
+
+static void vi_features(const calc_state *s, double *x)
+{
+	int u[14], cnt[14] = {0};
+	for (int r = 1; r <= 13; r++)
+		u[r] = calc_urgency(s, r);
+	for (int i = s->next; i < s->ncards; i++)
+		cnt[s->stock[i]]++;
+	memset(x, 0, VI_NF * sizeof *x);
+	x[0] = 1;
+	int shallow[14];
+	for (int r = 0; r < 14; r++)
+		shallow[r] = 99;
+	for (int w = 0; w < s->npiles; w++) {
+		int len = s->len[w];
+		if (!len) {
+			x[2] += 1;
+			continue;
+		}
+		x[1] += len / 8.0;
+		x[17] = fmax(x[17], len / 8.0);
+		x[18] += len * len / 64.0;
+		int top = u[s->pile[w][len - 1]];
+		x[15] += top / 16.0;
+		x[20] += s->pile[w][0] == 13;
+		int above = -1, inv = 0;
+		for (int i = len - 1; i >= 0; i--) {
+			int c = s->pile[w][i], uc = u[c];
+			if (len - 1 - i < shallow[c])
+				shallow[c] = len - 1 - i;
+			if (above > uc) {
+				x[3] += 0.25;
+				x[5] += uc <= 1;
+				x[6] += uc <= 3;
+				x[7] += uc <= 6;
+				x[8] += (above - uc) / 16.0;
+				x[21] += (len - 1 - i) / 16.0;
+			}
+			for (int j = i + 1; j < len; j++)
+				inv += u[s->pile[w][j]] > uc;
+			if (uc > above)
+				above = uc;
+		}
+		x[4] += inv / 8.0;
+		x[14] += inv == 0;
+	}
+	int mintop = 13;
+	for (int w = 0; w < s->npiles; w++)
+		if (s->len[w] && u[s->pile[w][s->len[w] - 1]] < mintop)
+			mintop = u[s->pile[w][s->len[w] - 1]];
+	x[16] = mintop / 13.0;
+	int fmin = 13, fmax_ = 0;
+	for (int k = 0; k < 4; k++) {
+		if (s->found[k] < fmin)
+			fmin = s->found[k];
+		if (s->found[k] > fmax_)
+			fmax_ = s->found[k];
+		int r = calc_need(k, s->found[k]);
+		if (!r || cnt[r])
+			continue;
+		x[10] += 1;
+		x[9] += (shallow[r] < 99 ? shallow[r] : 8) / 4.0;
+		x[22] += shallow[r] >= 2;
+	}
+	x[23] = (fmax_ - fmin) / 13.0;
+	for (int r = 1; r <= 13; r++) {
+		x[12] += cnt[r] * (u[r] == 0);
+		x[13] += cnt[r] * (u[r] <= 2) / 4.0;
+		x[19] += cnt[r] * (u[r] >= 9) / 8.0;
+	}
+	x[11] = vi_unseen(s) / 48.0;
+	int rounds, left = vi_relaxed(s, &rounds);
+	x[26] = left > 0;
+	x[27] = left / 8.0;
+	x[28] = rounds / 8.0;
+	x[29] = x[5] * x[11];
+	x[24] = x[3] * x[11];
+	x[25] = x[2] * x[11];
+}
+
+static double vi_model(const calc_state *s, int stage)
+{
+	double x[VI_NF], z = 0;
+	vi_features(s, x);
+	for (int i = 0; i < VI_NF; i++)
+		z += vi_w[stage][i] * x[i];
+	return 1 / (1 + exp(-z));
+}
+
+/* The exact chance of afterstate S, or -1 past the budget. */
+static double vi_exact_value(const calc_state *s)
+{
+	if (!vi_unseen(s))
+		return calc_success(s);
+	double v;
+	if (!calcsolve_expect(&vi_sv, s, 1, VI_BUDGET, true, &v))
+		return -1;
+	return v;
+}
+
+static double vi_value(const calc_state *s)
+{
+	int n = vi_unseen(s);
+	if (n <= vi_exact)
+		return vi_exact_value(s);
+	return vi_model(s, n);
+}
+
+/* The mean over the next card's rank of the best placement's value. */
+static double vi_backup(const calc_state *a)
+{
+	int cnt[14] = {0}, n = vi_unseen(a);
+	for (int i = a->next; i < a->ncards; i++)
+		cnt[a->stock[i]]++;
+	double sum = 0;
+	for (int r = 1; r <= 13; r++) {
+		if (!cnt[r])
+			continue;
+		calc_state t = *a, o[VI_OPTS];
+		int mv[VI_OPTS];
+		calc_turn_rank(&t, r);
+		int k = vi_options(&t, o, mv);
+		double best = 0;
+		for (int i = 0; i < k; i++) {
+			double v = vi_value(&o[i]);
+			if (v > best)
+				best = v;
+		}
+		sum += cnt[r] * best;
+	}
+	return sum / n;
+}
+
+static void vi_keep(vi_set *set, const calc_state *s)
+{
+	if (set->n == set->cap) {
+		set->cap = set->cap ? 2 * set->cap : 1024;
+		set->s = xrealloc(set->s, set->cap * sizeof *set->s);
+		set->y = xrealloc(set->y, set->cap * sizeof *set->y);
+	}
+	set->s[set->n++] = *s;
+}
+
+/* Every afterstate of the turned position S into its stage's set. */
+static void vi_collect(vi_set *sets, const calc_state *s)
+{
+	calc_state o[VI_OPTS];
+	int mv[VI_OPTS];
+	int k = vi_options(s, o, mv);
+	for (int i = 0; i < k; i++)
+		if (vi_unseen(&o[i]) > 0)
+			vi_keep(&sets[vi_unseen(&o[i])], &o[i]);
+}
+
+static void vi_from_rows(vi_set *sets, const char *path)
+{
+	static calc_state hist[VI_MAX_MOVES + 1];
+	int played[VI_MAX_MOVES];
+	calcrows rows;
+	calcrows_open(&rows, path);
+	while (calcrows_read(&rows)) {
+		int n = calcrows_replay(&rows, hist, played, VI_MAX_MOVES);
+		for (int i = 0; i < n; i++)
+			if (hist[i].hand && (i == 0 || hist[i - 1].hand != hist[i].hand ||
+					     hist[i - 1].next != hist[i].next))
+				vi_collect(sets, &hist[i]);
+	}
+	calcrows_close(&rows);
+}
+
+/* Weighted-rule games, a fifth of the placements at random. */
+static void vi_from_play(vi_set *sets, long games)
+{
+	rng r;
+	rng_seed(&r, 7);
+	for (long g = 0; g < games; g++) {
+		uint8_t deck[52];
+		calc_state s;
+		calc_shuffle(0, &r, deck);
+		calc_deal(&s, 0, deck);
+		while (!calc_over(&s)) {
+			if (!s.hand) {
+				calc_play(&s, calc_weighted_move(&s));
+				continue;
+			}
+			vi_collect(sets, &s);
+			int m = calc_weighted_move(&s);
+			if (CALC_FROM(m) == 0 && rng_below32(&r, 5) == 0) {
+				int mv[CALC_MAX_MOVES];
+				int k = calc_moves(&s, mv, false);
+				int hand[CALC_MAX_MOVES], h = 0;
+				for (int i = 0; i < k; i++)
+					if (CALC_FROM(mv[i]) == 0)
+						hand[h++] = mv[i];
+				m = hand[rng_below32(&r, (uint32_t)h)];
+			}
+			calc_play(&s, m);
+		}
+	}
+}
+
+/* Solves A d = b in place (N unknowns, A row-major), partial pivoting. */
+static void vi_solve(double *a, double *b, int n)
+{
+	for (int c = 0; c < n; c++) {
+		int p = c;
+		for (int r = c + 1; r < n; r++)
+			if (fabs(a[r * n + c]) > fabs(a[p * n + c]))
+				p = r;
+		for (int k = 0; k < n; k++) {
+			double t = a[c * n + k];
+			a[c * n + k] = a[p * n + k];
+			a[p * n + k] = t;
+		}
+		double t = b[c];
+		b[c] = b[p];
+		b[p] = t;
+		for (int r = c + 1; r < n; r++) {
+			double f = a[r * n + c] / a[c * n + c];
+			for (int k = c; k < n; k++)
+				a[r * n + k] -= f * a[c * n + k];
+			b[r] -= f * b[c];
+		}
+	}
+	for (int c = n - 1; c >= 0; c--) {
+		for (int k = c + 1; k < n; k++)
+			b[c] -= a[c * n + k] * b[k];
+		b[c] /= a[c * n + c];
+	}
+}
+
+/* Logistic regression of SET's targets by Newton's method, a little
+ * ridge so that stages with few positions stay bounded. */
+static void vi_fit(const vi_set *set, double *w)
+{
+	static double x[VI_NF], h[VI_NF * VI_NF], g[VI_NF];
+	double *xs = xmalloc(set->n * VI_NF * sizeof *xs);
+	for (size_t i = 0; i < set->n; i++)
+		vi_features(&set->s[i], xs + i * VI_NF);
+	for (int it = 0; it < 12; it++) {
+		for (int i = 0; i < VI_NF; i++) {
+			g[i] = 1e-3 * w[i] * (double)set->n;
+			for (int j = 0; j < VI_NF; j++)
+				h[i * VI_NF + j] = i == j ? 1e-3 * (double)set->n : 0;
+		}
+		for (size_t e = 0; e < set->n; e++) {
+			memcpy(x, xs + e * VI_NF, sizeof x);
+			double z = 0;
+			for (int i = 0; i < VI_NF; i++)
+				z += w[i] * x[i];
+			double p = 1 / (1 + exp(-z)), q = p * (1 - p) + 1e-6;
+			for (int i = 0; i < VI_NF; i++) {
+				g[i] += (p - set->y[e]) * x[i];
+				for (int j = 0; j < VI_NF; j++)
+					h[i * VI_NF + j] += q * x[i] * x[j];
+			}
+		}
+		vi_solve(h, g, VI_NF);
+		for (int i = 0; i < VI_NF; i++)
+			w[i] -= g[i];
+	}
+	free(xs);
+}
+
+/* Stage by stage from the bottom: targets, then the stage's model. */
+static void vi_train(vi_set *sets)
+{
+	for (int n = 1; n < VI_STAGES; n++) {
+		vi_set *set = &sets[n];
+		size_t kept = 0;
+		double mean = 0, sq = 0;
+		for (size_t i = 0; i < set->n; i++) {
+			double y = n <= vi_exact ? vi_exact_value(&set->s[i]) : vi_backup(&set->s[i]);
+			if (y < 0)
+				continue;
+			set->s[kept] = set->s[i];
+			set->y[kept++] = (float)y;
+			mean += y;
+			sq += y * y;
+		}
+		set->n = kept;
+		if (!kept)
+			continue;
+		if (n > 1)
+			memcpy(vi_w[n], vi_w[n - 1], sizeof vi_w[n]);
+		vi_fit(set, vi_w[n]);
+		double err = 0;
+		for (size_t i = 0; i < kept; i++) {
+			double d = vi_model(&set->s[i], n) - set->y[i];
+			err += d * d;
+		}
+		mean /= (double)kept;
+		fprintf(stderr, "stage %d: %zu positions, mean %.3f, sd %.3f, rmse %.3f\n", n, kept,
+			mean, sqrt(sq / (double)kept - mean * mean), sqrt(err / (double)kept));
+	}
+}
+
+/* The value PLY (1 or 2) gives afterstate A: ply1 its value, ply2 its
+ * backed-up value; either the backed-up value one stage above the exact
+ * ones, so that the exact chances decide from there. */
+static double vi_judge(const calc_state *a, int ply)
+{
+	int n = vi_unseen(a);
+	if (n <= vi_exact)
+		return vi_value(a);
+	return ply == 2 || n == vi_exact + 1 ? vi_backup(a) : vi_value(a);
+}
+
+/* A game of DECK by the ply1 or ply2 player; returns the rest. */
+static int vi_play(const char *deck, int ply)
+{
+	calc_state s;
+	const char *err = calc_deal_text(&s, NULL, deck);
+	if (err)
+		die("calcvi: %s", err);
+	while (!calc_over(&s)) {
+		if (!s.hand) {
+			vi_settle(&s);
+			calc_turn(&s);
+			continue;
+		}
+		calc_state o[VI_OPTS];
+		int mv[VI_OPTS], k = vi_options(&s, o, mv), pick = 0;
+		double best = -1;
+		for (int i = 0; i < k; i++) {
+			double v = vi_judge(&o[i], ply);
+			if (v > best) {
+				best = v;
+				pick = i;
+			}
+		}
+		calc_play(&s, mv[pick]);
+		vi_settle(&s);
+	}
+	return calc_rest(&s);
+}
+
+static void vi_evaluate(const char *path)
+{
+	table *t = table_open(path, NULL);
+	int deck = table_need_col(t, "deck");
+	char **decks = NULL;
+	size_t n = 0;
+	while (table_read_row(t)) {
+		decks = xrealloc(decks, (n + 1) * sizeof *decks);
+		decks[n++] = xstrdup(table_field(t, (size_t)deck));
+	}
+	table_close(t);
+	for (int ply = 1; ply <= 2; ply++) {
+		long won = 0, rest = 0;
+		for (size_t i = 0; i < n; i++) {
+			int r = vi_play(decks[i], ply);
+			won += r == 0;
+			rest += r;
+		}
+		printf("ply%d,%zu,%ld,%.2f\n", ply, n, won, (double)rest / (double)n);
+		fflush(stdout);
+	}
+}
+
+/* How well each rule ranks the placements where the exact chances are
+ * known: over best's positions of FILE whose afterstates lie at 3 to
+ * EXACT unseen, with two or more placements and no pile top to send up,
+ * the mean loss of chance against the best placement and the share of
+ * choices that lose none, for the model, greedy and weighted. */
+static void vi_regret(const char *path)
+{
+	static calc_state hist[VI_MAX_MOVES + 1];
+	int played[VI_MAX_MOVES];
+	double loss[3] = {0}, hit[3] = {0};
+	long n = 0;
+	calcrows rows;
+	calcrows_open(&rows, path);
+	while (calcrows_read(&rows)) {
+		int h = calcrows_replay(&rows, hist, played, VI_MAX_MOVES);
+		for (int i = 0; i < h; i++) {
+			calc_state *s = &hist[i], o[VI_OPTS], t = *s;
+			int mv[VI_OPTS], k, u = vi_unseen(s);
+			if (!s->hand || u < 3 || u > vi_exact)
+				continue;
+			t.hand = 0;
+			calc_state t2 = t;
+			vi_settle(&t2);
+			if (memcmp(t2.len, t.len, sizeof t.len))
+				continue;
+			k = vi_options(s, o, mv);
+			if (k < 2)
+				continue;
+			double v[VI_OPTS], top = 0, mval = -1, low = 1;
+			int pick[3] = {0, -1, -1};
+			for (int j = 0; j < k; j++) {
+				v[j] = vi_exact_value(&o[j]);
+				top = fmax(top, v[j]);
+				low = fmin(low, v[j]);
+				double m = vi_model(&o[j], u);
+				if (m > mval) {
+					mval = m;
+					pick[0] = j;
+				}
+			}
+			int gm = calc_greedy_move(s), wm = calc_weighted_move(s);
+			for (int j = 0; j < k; j++) {
+				if (mv[j] == gm || (CALC_TO(gm) < 4 && CALC_TO(mv[j]) < 4))
+					pick[1] = j;
+				if (mv[j] == wm || (CALC_TO(wm) < 4 && CALC_TO(mv[j]) < 4))
+					pick[2] = j;
+			}
+			for (int j = 0; j < k; j++)
+				if (pick[1] < 0 && CALC_TO(gm) >= 4 && !s->len[CALC_TO(gm) - 4] &&
+				    CALC_TO(mv[j]) >= 4 && !s->len[CALC_TO(mv[j]) - 4])
+					pick[1] = j;
+			for (int j = 0; j < k; j++)
+				if (pick[2] < 0 && CALC_TO(wm) >= 4 && !s->len[CALC_TO(wm) - 4] &&
+				    CALC_TO(mv[j]) >= 4 && !s->len[CALC_TO(mv[j]) - 4])
+					pick[2] = j;
+			if (pick[1] < 0 || pick[2] < 0 || low < 0)
+				continue;
+			n++;
+			for (int r = 0; r < 3; r++) {
+				loss[r] += top - v[pick[r]];
+				hit[r] += v[pick[r]] == top;
+			}
+		}
+	}
+	calcrows_close(&rows);
+	static const char *name[3] = {"model", "greedy", "weighted"};
+	for (int r = 0; r < 3; r++)
+		fprintf(stderr, "regret %s: %ld choices, mean loss %.4f, best %.3f\n", name[r], n,
+			loss[r] / (double)n, hit[r] / (double)n);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc != 5)
+		die("%s", VI_USAGE);
+	vi_exact = (int)cli_i64("EXACT", argv[1], 1, 12);
+	long games = cli_i64("GAMES", argv[2], 0, 10000000);
+	calcsolve_init(&vi_sv, 20, false);
+	static vi_set sets[VI_STAGES];
+	vi_from_rows(sets, argv[3]);
+	vi_from_play(sets, games);
+	vi_train(sets);
+	vi_regret(argv[3]);
+	printf("player,deals,won,rest\n");
+	vi_evaluate(argv[4]);
+	return 0;
+}
