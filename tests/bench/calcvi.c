@@ -111,7 +111,7 @@ static int vi_options(const calc_state *s, calc_state *out, int *move)
 
 /* The cards left on the piles when every unseen card is within reach at
  * any time (the solver's bound, played out slowly): 0 unless the piles
- * already block one another for good; DEPTH gets the rounds it took. */
+ * already block one another for good; *ROUNDS gets the passes it took. */
 static int vi_relaxed(const calc_state *s, int *rounds)
 {
 	unsigned reach = 0;
@@ -120,7 +120,8 @@ static int vi_relaxed(const calc_state *s, int *rounds)
 		reach |= 1u << s->stock[j];
 	for (int w = 0; w < s->npiles; w++)
 		len[w] = s->len[w];
-	memcpy(found, (int[4]){s->found[0], s->found[1], s->found[2], s->found[3]}, sizeof found);
+	for (int k = 0; k < 4; k++)
+		found[k] = s->found[k];
 	*rounds = 0;
 	for (bool moved = true; moved; ++*rounds) {
 		moved = false;
@@ -503,6 +504,21 @@ static void vi_evaluate(const char *path)
 	}
 }
 
+/* Which of the K options of S (moves MV, as vi_options lists them) the
+ * hand's move MOVE is: the same move, or both up, or both to an empty
+ * pile; -1 if none. */
+static int vi_option_of(const calc_state *s, const int *mv, int k, int move)
+{
+	int to = CALC_TO(move);
+	for (int j = 0; j < k; j++) {
+		int tj = CALC_TO(mv[j]);
+		if (mv[j] == move || (to < 4 && tj < 4) ||
+		    (to >= 4 && tj >= 4 && !s->len[to - 4] && !s->len[tj - 4]))
+			return j;
+	}
+	return -1;
+}
+
 /* How well each rule ranks the placements where the exact chances are
  * known: over best's positions of FILE whose afterstates lie at 3 to
  * EXACT unseen, with two or more placements and no pile top to send up,
@@ -543,21 +559,8 @@ static void vi_regret(const char *path)
 					pick[0] = j;
 				}
 			}
-			int gm = calc_greedy_move(s), wm = calc_weighted_move(s);
-			for (int j = 0; j < k; j++) {
-				if (mv[j] == gm || (CALC_TO(gm) < 4 && CALC_TO(mv[j]) < 4))
-					pick[1] = j;
-				if (mv[j] == wm || (CALC_TO(wm) < 4 && CALC_TO(mv[j]) < 4))
-					pick[2] = j;
-			}
-			for (int j = 0; j < k; j++)
-				if (pick[1] < 0 && CALC_TO(gm) >= 4 && !s->len[CALC_TO(gm) - 4] &&
-				    CALC_TO(mv[j]) >= 4 && !s->len[CALC_TO(mv[j]) - 4])
-					pick[1] = j;
-			for (int j = 0; j < k; j++)
-				if (pick[2] < 0 && CALC_TO(wm) >= 4 && !s->len[CALC_TO(wm) - 4] &&
-				    CALC_TO(mv[j]) >= 4 && !s->len[CALC_TO(mv[j]) - 4])
-					pick[2] = j;
+			pick[1] = vi_option_of(s, mv, k, calc_greedy_move(s));
+			pick[2] = vi_option_of(s, mv, k, calc_weighted_move(s));
 			if (pick[1] < 0 || pick[2] < 0 || low < 0)
 				continue;
 			n++;
