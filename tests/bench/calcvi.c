@@ -25,8 +25,10 @@
  * unseen down. On stderr: each stage's positions, the mean and standard
  * deviation of their targets and the model's root mean square error;
  * then, over FILE's positions whose placements all lie at 3 to EXACT
- * unseen, how much chance the model's choice, greedy's and weighted's
- * lose against the best placement's, and how often they lose none.
+ * unseen, how much chance each judge's choice loses against the best
+ * placement's, and how often it loses none: the model, the greedy and
+ * weighted rules, 128 greedy or cascade rollouts a placement, and 32
+ * sampled orders won by the eager solver with the order in view.
  *   calcvi EXACT GAMES FILE DECKS
  * EXACT 1..12 (7 takes about a minute, 8 far longer), GAMES 0..10^7. */
 #include <math.h>
@@ -519,62 +521,121 @@ static int vi_option_of(const calc_state *s, const int *mv, int k, int move)
 	return -1;
 }
 
-/* How well each rule ranks the placements where the exact chances are
+enum { VI_JUDGES = 6, VI_ROLLOUTS = 128, VI_ORDERS = 32 };
+static const char *const vi_judge_name[VI_JUDGES] = {
+	"model", "greedy", "weighted", "greedy rollouts", "cascade rollouts", "sampled orders",
+};
+
+/* Afterstate A's value by rollouts (the unseen cards reshuffled by
+ * stream K of one key for every placement, so that they are compared on
+ * the same orders), played by greedy or with CASCADE by the cascade: the
+ * share won. */
+static double vi_rollouts(const calc_state *a, bool cascade)
+{
+	int won = 0;
+	for (int k = 0; k < VI_ROLLOUTS; k++) {
+		rng r;
+		rng_seed(&r, 1000003u * (uint64_t)k + 11);
+		calc_state c = *a;
+		calc_resample(&c, &r);
+		if (cascade)
+			calc_cascade_playout(&c, false, -1);
+		else
+			calc_greedy_playout(&c);
+		won += calc_success(&c);
+	}
+	return (double)won / VI_ROLLOUTS;
+}
+
+/* A's value by sampled orders: the share of VI_ORDERS reshuffles that the
+ * eager solver wins with the order in view (within 20,000 positions). */
+static double vi_orders(const calc_state *a)
+{
+	static calcsolve sv;
+	if (!sv.key)
+		calcsolve_init(&sv, 16, false);
+	int won = 0;
+	for (int k = 0; k < VI_ORDERS; k++) {
+		rng r;
+		rng_seed(&r, 1000003u * (uint64_t)k + 11);
+		calc_state c = *a;
+		calc_resample(&c, &r);
+		calc_turn(&c);
+		won += calcsolve_run(&sv, &c, 20000, NULL) == CALCSOLVE_WON;
+	}
+	return (double)won / VI_ORDERS;
+}
+
+/* The option each judge picks among the K afterstates O of S at stage U;
+ * false if a rule's move is not among them. */
+static bool vi_picks(const calc_state *s, const calc_state *o, const int *mv, int k, int u,
+		     int *pick)
+{
+	pick[1] = vi_option_of(s, mv, k, calc_greedy_move(s));
+	pick[2] = vi_option_of(s, mv, k, calc_weighted_move(s));
+	if (pick[1] < 0 || pick[2] < 0)
+		return false;
+	double top[VI_JUDGES];
+	for (int j = 0; j < k; j++) {
+		double v[VI_JUDGES] = {vi_model(&o[j], u), 0, 0, vi_rollouts(&o[j], false),
+				       vi_rollouts(&o[j], true), vi_orders(&o[j])};
+		for (int q = 0; q < VI_JUDGES; q++) {
+			if (q == 1 || q == 2)
+				continue;
+			if (!j || v[q] > top[q]) {
+				top[q] = v[q];
+				pick[q] = j;
+			}
+		}
+	}
+	return true;
+}
+
+/* How well each judge ranks the placements where the exact chances are
  * known: over best's positions of FILE whose afterstates lie at 3 to
  * EXACT unseen, with two or more placements and no pile top to send up,
  * the mean loss of chance against the best placement and the share of
- * choices that lose none, for the model, greedy and weighted. */
+ * choices that lose none. */
 static void vi_regret(const char *path)
 {
 	static calc_state hist[VI_MAX_MOVES + 1];
 	int played[VI_MAX_MOVES];
-	double loss[3] = {0}, hit[3] = {0};
+	double loss[VI_JUDGES] = {0}, hit[VI_JUDGES] = {0};
 	long n = 0;
 	calcrows rows;
 	calcrows_open(&rows, path);
 	while (calcrows_read(&rows)) {
 		int h = calcrows_replay(&rows, hist, played, VI_MAX_MOVES);
 		for (int i = 0; i < h; i++) {
-			calc_state *s = &hist[i], o[VI_OPTS], t = *s;
-			int mv[VI_OPTS], k, u = vi_unseen(s);
+			calc_state *s = &hist[i], o[VI_OPTS], t = *s, settled;
+			int mv[VI_OPTS], u = vi_unseen(s), pick[VI_JUDGES];
 			if (!s->hand || u < 3 || u > vi_exact)
 				continue;
 			t.hand = 0;
-			calc_state t2 = t;
-			vi_settle(&t2);
-			if (memcmp(t2.len, t.len, sizeof t.len))
+			settled = t;
+			vi_settle(&settled);
+			int k = vi_options(s, o, mv);
+			if (memcmp(settled.len, t.len, sizeof t.len) || k < 2)
 				continue;
-			k = vi_options(s, o, mv);
-			if (k < 2)
-				continue;
-			double v[VI_OPTS], top = 0, mval = -1, low = 1;
-			int pick[3] = {0, -1, -1};
+			double v[VI_OPTS], top = 0, low = 1;
 			for (int j = 0; j < k; j++) {
 				v[j] = vi_exact_value(&o[j]);
 				top = fmax(top, v[j]);
 				low = fmin(low, v[j]);
-				double m = vi_model(&o[j], u);
-				if (m > mval) {
-					mval = m;
-					pick[0] = j;
-				}
 			}
-			pick[1] = vi_option_of(s, mv, k, calc_greedy_move(s));
-			pick[2] = vi_option_of(s, mv, k, calc_weighted_move(s));
-			if (pick[1] < 0 || pick[2] < 0 || low < 0)
+			if (low < 0 || !vi_picks(s, o, mv, k, u, pick))
 				continue;
 			n++;
-			for (int r = 0; r < 3; r++) {
-				loss[r] += top - v[pick[r]];
-				hit[r] += v[pick[r]] == top;
+			for (int q = 0; q < VI_JUDGES; q++) {
+				loss[q] += top - v[pick[q]];
+				hit[q] += v[pick[q]] == top;
 			}
 		}
 	}
 	calcrows_close(&rows);
-	static const char *name[3] = {"model", "greedy", "weighted"};
-	for (int r = 0; r < 3; r++)
-		fprintf(stderr, "regret %s: %ld choices, mean loss %.4f, best %.3f\n", name[r], n,
-			loss[r] / (double)n, hit[r] / (double)n);
+	for (int q = 0; q < VI_JUDGES; q++)
+		fprintf(stderr, "regret %s: %ld choices, mean loss %.4f, best %.3f\n", vi_judge_name[q],
+			n, loss[q] / (double)n, hit[q] / (double)n);
 }
 
 int main(int argc, char **argv)
