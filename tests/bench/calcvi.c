@@ -25,12 +25,14 @@
  * unseen down. On stderr: each stage's positions, the mean and standard
  * deviation of their targets and the model's root mean square error;
  * then, over FILE's positions whose placements all lie at 3 to EXACT
- * unseen, how much chance each judge's choice loses against the best
+ * unseen (and then at LO to HI unseen, if given), how much chance each
+ * judge's choice loses against the best
  * placement's, and how often it loses none: the model, the greedy and
  * weighted rules, 128 greedy or cascade rollouts a placement, and 32
  * sampled orders won by the eager solver with the order in view.
- *   calcvi EXACT GAMES FILE DECKS
- * EXACT 1..12 (7 takes about a minute, 8 far longer), GAMES 0..10^7. */
+ *   calcvi EXACT GAMES FILE DECKS [LO HI]
+ * EXACT 1..12 (7 takes about a minute, 8 far longer), GAMES 0..10^7,
+ * 3 <= LO <= HI <= 14. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,10 +46,10 @@
 #include "core/table.h"
 #include "core/util.h"
 
-#define VI_USAGE "usage: calcvi EXACT GAMES FILE DECKS"
+#define VI_USAGE "usage: calcvi EXACT GAMES FILE DECKS [LO HI]"
 
 enum { VI_NF = 30, VI_STAGES = 49, VI_MAX_MOVES = 2 * 52, VI_OPTS = 8 };
-enum { VI_BUDGET = 200000 };
+enum { VI_BUDGET = 2000000 };
 
 typedef struct {
 	calc_state *s;
@@ -521,9 +523,10 @@ static int vi_option_of(const calc_state *s, const int *mv, int k, int move)
 	return -1;
 }
 
-enum { VI_JUDGES = 6, VI_ROLLOUTS = 128, VI_ORDERS = 32 };
+enum { VI_JUDGES = 7, VI_ROLLOUTS = 128 };
 static const char *const vi_judge_name[VI_JUDGES] = {
-	"model", "greedy", "weighted", "greedy rollouts", "cascade rollouts", "sampled orders",
+	"model", "greedy", "weighted", "greedy rollouts", "cascade rollouts", "32 sampled orders",
+	"256 sampled orders",
 };
 
 /* Afterstate A's value by rollouts (the unseen cards reshuffled by
@@ -547,15 +550,15 @@ static double vi_rollouts(const calc_state *a, bool cascade)
 	return (double)won / VI_ROLLOUTS;
 }
 
-/* A's value by sampled orders: the share of VI_ORDERS reshuffles that the
+/* A's value by sampled orders: the share of ORDERS reshuffles that the
  * eager solver wins with the order in view (within 20,000 positions). */
-static double vi_orders(const calc_state *a)
+static double vi_orders(const calc_state *a, int orders)
 {
 	static calcsolve sv;
 	if (!sv.key)
 		calcsolve_init(&sv, 16, false);
 	int won = 0;
-	for (int k = 0; k < VI_ORDERS; k++) {
+	for (int k = 0; k < orders; k++) {
 		rng r;
 		rng_seed(&r, 1000003u * (uint64_t)k + 11);
 		calc_state c = *a;
@@ -563,7 +566,7 @@ static double vi_orders(const calc_state *a)
 		calc_turn(&c);
 		won += calcsolve_run(&sv, &c, 20000, NULL) == CALCSOLVE_WON;
 	}
-	return (double)won / VI_ORDERS;
+	return (double)won / orders;
 }
 
 /* The option each judge picks among the K afterstates O of S at stage U;
@@ -578,7 +581,8 @@ static bool vi_picks(const calc_state *s, const calc_state *o, const int *mv, in
 	double top[VI_JUDGES];
 	for (int j = 0; j < k; j++) {
 		double v[VI_JUDGES] = {vi_model(&o[j], u), 0, 0, vi_rollouts(&o[j], false),
-				       vi_rollouts(&o[j], true), vi_orders(&o[j])};
+				       vi_rollouts(&o[j], true), vi_orders(&o[j], 32),
+				       vi_orders(&o[j], 256)};
 		for (int q = 0; q < VI_JUDGES; q++) {
 			if (q == 1 || q == 2)
 				continue;
@@ -596,12 +600,12 @@ static bool vi_picks(const calc_state *s, const calc_state *o, const int *mv, in
  * EXACT unseen, with two or more placements and no pile top to send up,
  * the mean loss of chance against the best placement and the share of
  * choices that lose none. */
-static void vi_regret(const char *path)
+static void vi_regret(const char *path, int lo, int hi)
 {
 	static calc_state hist[VI_MAX_MOVES + 1];
 	int played[VI_MAX_MOVES];
 	double loss[VI_JUDGES] = {0}, hit[VI_JUDGES] = {0};
-	long n = 0;
+	long n = 0, unsolved = 0;
 	calcrows rows;
 	calcrows_open(&rows, path);
 	while (calcrows_read(&rows)) {
@@ -609,7 +613,7 @@ static void vi_regret(const char *path)
 		for (int i = 0; i < h; i++) {
 			calc_state *s = &hist[i], o[VI_OPTS], t = *s, settled;
 			int mv[VI_OPTS], u = vi_unseen(s), pick[VI_JUDGES];
-			if (!s->hand || u < 3 || u > vi_exact)
+			if (!s->hand || u < lo || u > hi)
 				continue;
 			t.hand = 0;
 			settled = t;
@@ -623,6 +627,7 @@ static void vi_regret(const char *path)
 				top = fmax(top, v[j]);
 				low = fmin(low, v[j]);
 			}
+			unsolved += low < 0;
 			if (low < 0 || !vi_picks(s, o, mv, k, u, pick))
 				continue;
 			n++;
@@ -633,14 +638,16 @@ static void vi_regret(const char *path)
 		}
 	}
 	calcrows_close(&rows);
+	fprintf(stderr, "regret %d-%d unseen: %ld choices left out, the exact search past its budget\n",
+		lo, hi, unsolved);
 	for (int q = 0; q < VI_JUDGES; q++)
-		fprintf(stderr, "regret %s: %ld choices, mean loss %.4f, best %.3f\n", vi_judge_name[q],
-			n, loss[q] / (double)n, hit[q] / (double)n);
+		fprintf(stderr, "regret %d-%d unseen, %s: %ld choices, mean loss %.4f, best %.3f\n", lo,
+			hi, vi_judge_name[q], n, loss[q] / (double)n, hit[q] / (double)n);
 }
 
 int main(int argc, char **argv)
 {
-	if (argc != 5)
+	if (argc != 5 && argc != 7)
 		die("%s", VI_USAGE);
 	vi_exact = (int)cli_i64("EXACT", argv[1], 1, 12);
 	long games = cli_i64("GAMES", argv[2], 0, 10000000);
@@ -649,7 +656,11 @@ int main(int argc, char **argv)
 	vi_from_rows(sets, argv[3]);
 	vi_from_play(sets, games);
 	vi_train(sets);
-	vi_regret(argv[3]);
+	vi_regret(argv[3], 3, vi_exact);
+	if (argc == 7) {
+		int lo = (int)cli_i64("LO", argv[5], 3, 14);
+		vi_regret(argv[3], lo, (int)cli_i64("HI", argv[6], lo, 14));
+	}
 	printf("player,deals,won,rest\n");
 	vi_evaluate(argv[4]);
 	return 0;
