@@ -529,44 +529,37 @@ static const char *const vi_judge_name[VI_JUDGES] = {
 	"256 sampled orders",
 };
 
-/* Afterstate A's value by rollouts (the unseen cards reshuffled by
- * stream K of one key for every placement, so that they are compared on
- * the same orders), played by greedy or with CASCADE by the cascade: the
- * share won. */
-static double vi_rollouts(const calc_state *a, bool cascade)
+/* How vi_sampled finishes each reshuffle. */
+enum { VI_GREEDY, VI_CASCADE, VI_SOLVER };
+
+/* Afterstate A's value on N reshuffles of its unseen cards (stream K of
+ * one key for every placement, so that placements are compared on the
+ * same orders): the share won by greedy rollouts, cascade rollouts, or
+ * with SOLVER by the eager solver with the order in view (within 20,000
+ * positions: the sampled orders). */
+static double vi_sampled(const calc_state *a, int n, int how)
 {
+	static calcsolve sv;
+	if (how == VI_SOLVER && !sv.key)
+		calcsolve_init(&sv, 16, false);
 	int won = 0;
-	for (int k = 0; k < VI_ROLLOUTS; k++) {
+	for (int k = 0; k < n; k++) {
 		rng r;
 		rng_seed(&r, 1000003u * (uint64_t)k + 11);
 		calc_state c = *a;
 		calc_resample(&c, &r);
-		if (cascade)
+		if (how == VI_SOLVER) {
+			calc_turn(&c);
+			won += calcsolve_run(&sv, &c, 20000, NULL) == CALCSOLVE_WON;
+			continue;
+		}
+		if (how == VI_CASCADE)
 			calc_cascade_playout(&c, false, -1);
 		else
 			calc_greedy_playout(&c);
 		won += calc_success(&c);
 	}
-	return (double)won / VI_ROLLOUTS;
-}
-
-/* A's value by sampled orders: the share of ORDERS reshuffles that the
- * eager solver wins with the order in view (within 20,000 positions). */
-static double vi_orders(const calc_state *a, int orders)
-{
-	static calcsolve sv;
-	if (!sv.key)
-		calcsolve_init(&sv, 16, false);
-	int won = 0;
-	for (int k = 0; k < orders; k++) {
-		rng r;
-		rng_seed(&r, 1000003u * (uint64_t)k + 11);
-		calc_state c = *a;
-		calc_resample(&c, &r);
-		calc_turn(&c);
-		won += calcsolve_run(&sv, &c, 20000, NULL) == CALCSOLVE_WON;
-	}
-	return (double)won / orders;
+	return (double)won / n;
 }
 
 /* The option each judge picks among the K afterstates O of S at stage U;
@@ -580,9 +573,13 @@ static bool vi_picks(const calc_state *s, const calc_state *o, const int *mv, in
 		return false;
 	double top[VI_JUDGES];
 	for (int j = 0; j < k; j++) {
-		double v[VI_JUDGES] = {vi_model(&o[j], u), 0, 0, vi_rollouts(&o[j], false),
-				       vi_rollouts(&o[j], true), vi_orders(&o[j], 32),
-				       vi_orders(&o[j], 256)};
+		double v[VI_JUDGES] = {vi_model(&o[j], u),
+				       0,
+				       0,
+				       vi_sampled(&o[j], VI_ROLLOUTS, VI_GREEDY),
+				       vi_sampled(&o[j], VI_ROLLOUTS, VI_CASCADE),
+				       vi_sampled(&o[j], 32, VI_SOLVER),
+				       vi_sampled(&o[j], 256, VI_SOLVER)};
 		for (int q = 0; q < VI_JUDGES; q++) {
 			if (q == 1 || q == 2)
 				continue;
