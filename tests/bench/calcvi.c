@@ -84,6 +84,15 @@ static void vi_settle(calc_state *s)
 	}
 }
 
+/* Whether some pile top of S fits a foundation. */
+static bool vi_top_fits(const calc_state *s)
+{
+	for (int w = 0; w < s->npiles; w++)
+		if (s->len[w] && calc_accepting(s, s->pile[w][s->len[w] - 1]))
+			return true;
+	return false;
+}
+
 /* The afterstates of S (hand turned): the hand up (first foundation that
  * takes it) or on each pile (one empty pile), each settled. */
 static int vi_options(const calc_state *s, calc_state *out, int *move)
@@ -608,15 +617,12 @@ static void vi_regret(const char *path, int lo, int hi)
 	while (calcrows_read(&rows)) {
 		int h = calcrows_replay(&rows, hist, played, VI_MAX_MOVES);
 		for (int i = 0; i < h; i++) {
-			calc_state *s = &hist[i], o[VI_OPTS], t = *s, settled;
+			calc_state *s = &hist[i], o[VI_OPTS];
 			int mv[VI_OPTS], u = vi_unseen(s), pick[VI_JUDGES];
-			if (!s->hand || u < lo || u > hi)
+			if (!s->hand || u < lo || u > hi || vi_top_fits(s))
 				continue;
-			t.hand = 0;
-			settled = t;
-			vi_settle(&settled);
 			int k = vi_options(s, o, mv);
-			if (memcmp(settled.len, t.len, sizeof t.len) || k < 2)
+			if (k < 2)
 				continue;
 			double v[VI_OPTS], top = 0, low = 1;
 			for (int j = 0; j < k; j++) {
