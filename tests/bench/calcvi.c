@@ -46,9 +46,11 @@
 #include "core/table.h"
 #include "core/util.h"
 
+#include "calcafter.h"
+
 #define VI_USAGE "usage: calcvi EXACT GAMES FILE DECKS [LO HI]"
 
-enum { VI_NF = 30, VI_STAGES = 49, VI_MAX_MOVES = 2 * 52, VI_OPTS = 8 };
+enum { VI_NF = 30, VI_STAGES = 49, VI_MAX_MOVES = 2 * 52 };
 enum { VI_BUDGET = 2000000 };
 
 typedef struct {
@@ -66,24 +68,6 @@ static int vi_unseen(const calc_state *s)
 	return s->ncards - s->next;
 }
 
-/* Sends up every pile top that fits, first foundation first, the hand
- * left unturned. */
-static void vi_settle(calc_state *s)
-{
-	for (bool moved = true; moved;) {
-		moved = false;
-		for (int w = 0; w < s->npiles; w++) {
-			if (!s->len[w])
-				continue;
-			unsigned m = calc_accepting(s, s->pile[w][s->len[w] - 1]);
-			if (m) {
-				calc_play_unturned(s, CALC_MOVE(w + 1, __builtin_ctz(m)));
-				moved = true;
-			}
-		}
-	}
-}
-
 /* Whether some pile top of S fits a foundation. */
 static bool vi_top_fits(const calc_state *s)
 {
@@ -91,35 +75,6 @@ static bool vi_top_fits(const calc_state *s)
 		if (s->len[w] && calc_accepting(s, s->pile[w][s->len[w] - 1]))
 			return true;
 	return false;
-}
-
-/* The afterstates of S (hand turned): the hand up (first foundation that
- * takes it) or on each pile (one empty pile), each settled. */
-static int vi_options(const calc_state *s, calc_state *out, int *move)
-{
-	int n = 0;
-	unsigned m = calc_accepting(s, s->hand);
-	if (m) {
-		out[n] = *s;
-		move[n] = CALC_MOVE(0, __builtin_ctz(m));
-		calc_play_unturned(&out[n], move[n]);
-		vi_settle(&out[n]);
-		n++;
-	}
-	bool empty = false;
-	for (int w = 0; w < s->npiles; w++) {
-		if (!s->len[w]) {
-			if (empty)
-				continue;
-			empty = true;
-		}
-		out[n] = *s;
-		move[n] = CALC_MOVE(0, 4 + w);
-		calc_play_unturned(&out[n], move[n]);
-		vi_settle(&out[n]);
-		n++;
-	}
-	return n;
 }
 
 /* The cards left on the piles when every unseen card is within reach at
@@ -275,10 +230,10 @@ static double vi_backup(const calc_state *a)
 	for (int r = 1; r <= 13; r++) {
 		if (!cnt[r])
 			continue;
-		calc_state t = *a, o[VI_OPTS];
-		int mv[VI_OPTS];
+		calc_state t = *a, o[AFTER_MAX];
+		int mv[AFTER_MAX];
 		calc_turn_rank(&t, r);
-		int k = vi_options(&t, o, mv);
+		int k = after_options(&t, o, mv);
 		double best = 0;
 		for (int i = 0; i < k; i++) {
 			double v = vi_value(&o[i]);
@@ -303,9 +258,9 @@ static void vi_keep(vi_set *set, const calc_state *s)
 /* Every afterstate of the turned position S into its stage's set. */
 static void vi_collect(vi_set *sets, const calc_state *s)
 {
-	calc_state o[VI_OPTS];
-	int mv[VI_OPTS];
-	int k = vi_options(s, o, mv);
+	calc_state o[AFTER_MAX];
+	int mv[AFTER_MAX];
+	int k = after_options(s, o, mv);
 	for (int i = 0; i < k; i++)
 		if (vi_unseen(&o[i]) > 0)
 			vi_keep(&sets[vi_unseen(&o[i])], &o[i]);
@@ -474,12 +429,12 @@ static int vi_play(const char *deck, int ply)
 		die("calcvi: %s", err);
 	while (!calc_over(&s)) {
 		if (!s.hand) {
-			vi_settle(&s);
+			after_settle(&s);
 			calc_turn(&s);
 			continue;
 		}
-		calc_state o[VI_OPTS];
-		int mv[VI_OPTS], k = vi_options(&s, o, mv), pick = 0;
+		calc_state o[AFTER_MAX];
+		int mv[AFTER_MAX], k = after_options(&s, o, mv), pick = 0;
 		double best = -1;
 		for (int i = 0; i < k; i++) {
 			double v = vi_judge(&o[i], ply);
@@ -489,7 +444,7 @@ static int vi_play(const char *deck, int ply)
 			}
 		}
 		calc_play(&s, mv[pick]);
-		vi_settle(&s);
+		after_settle(&s);
 	}
 	return calc_rest(&s);
 }
@@ -517,7 +472,7 @@ static void vi_evaluate(const char *path)
 	}
 }
 
-/* Which of the K options of S (moves MV, as vi_options lists them) the
+/* Which of the K options of S (moves MV, as after_options lists them) the
  * hand's move MOVE is: the same move, or both up, or both to an empty
  * pile; -1 if none. */
 static int vi_option_of(const calc_state *s, const int *mv, int k, int move)
@@ -617,14 +572,14 @@ static void vi_regret(const char *path, int lo, int hi)
 	while (calcrows_read(&rows)) {
 		int h = calcrows_replay(&rows, hist, played, VI_MAX_MOVES);
 		for (int i = 0; i < h; i++) {
-			calc_state *s = &hist[i], o[VI_OPTS];
-			int mv[VI_OPTS], u = vi_unseen(s), pick[VI_JUDGES];
+			calc_state *s = &hist[i], o[AFTER_MAX];
+			int mv[AFTER_MAX], u = vi_unseen(s), pick[VI_JUDGES];
 			if (!s->hand || u < lo || u > hi || vi_top_fits(s))
 				continue;
-			int k = vi_options(s, o, mv);
+			int k = after_options(s, o, mv);
 			if (k < 2)
 				continue;
-			double v[VI_OPTS], top = 0, low = 1;
+			double v[AFTER_MAX], top = 0, low = 1;
 			for (int j = 0; j < k; j++) {
 				v[j] = vi_exact_value(&o[j]);
 				top = fmax(top, v[j]);

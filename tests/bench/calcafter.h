@@ -1,0 +1,57 @@
+/* calcafter: the afterstates of a Calculation position, for the research
+ * tools that value placements (calcvi, calcwin): the hand placed and
+ * every pile top that fits sent up, the next card left face down, so that
+ * a value can average over it. Inline, for tools that are one file each. */
+#ifndef YOMI_CALCAFTER_H
+#define YOMI_CALCAFTER_H
+
+#include "calc/calc.h"
+
+/* Afterstates a position can have: the hand up, or on one of four piles. */
+enum { AFTER_MAX = 5 };
+
+/* Sends up every pile top that fits, first foundation first, the hand
+ * left unturned. */
+static inline void after_settle(calc_state *s)
+{
+	for (bool moved = true; moved;) {
+		moved = false;
+		for (int w = 0; w < s->npiles; w++) {
+			if (!s->len[w])
+				continue;
+			unsigned m = calc_accepting(s, s->pile[w][s->len[w] - 1]);
+			if (m) {
+				calc_play_unturned(s, CALC_MOVE(w + 1, __builtin_ctz(m)));
+				moved = true;
+			}
+		}
+	}
+}
+
+/* The afterstates of S (hand turned) into OUT and the hand's moves into
+ * MOVE: the hand up (first foundation that takes it) or on each pile (one
+ * empty pile for all), each settled. Returns their number. */
+static inline int after_options(const calc_state *s, calc_state *out, int *move)
+{
+	int n = 0;
+	unsigned m = calc_accepting(s, s->hand);
+	if (m)
+		move[n++] = CALC_MOVE(0, __builtin_ctz(m));
+	bool empty = false;
+	for (int w = 0; w < s->npiles; w++) {
+		if (!s->len[w]) {
+			if (empty)
+				continue;
+			empty = true;
+		}
+		move[n++] = CALC_MOVE(0, 4 + w);
+	}
+	for (int i = 0; i < n; i++) {
+		out[i] = *s;
+		calc_play_unturned(&out[i], move[i]);
+		after_settle(&out[i]);
+	}
+	return n;
+}
+
+#endif
