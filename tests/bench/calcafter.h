@@ -6,6 +6,7 @@
 #define YOMI_CALCAFTER_H
 
 #include "calc/calc.h"
+#include "core/util.h"
 
 /* Afterstates a position can have: the hand up, or on one of four piles. */
 enum { AFTER_MAX = 5 };
@@ -52,6 +53,34 @@ static inline int after_options(const calc_state *s, calc_state *out, int *move)
 		after_settle(&out[i]);
 	}
 	return n;
+}
+
+/* How a player picks among the K afterstates O of S (reached by the
+ * hand's moves MV): the index of its choice. */
+typedef int after_choose(void *ctx, const calc_state *s, const calc_state *o, const int *mv,
+			 int k);
+
+/* Plays DECK (a standard deal as playout's --deals rows write it) to the
+ * end, every turned card placed as CHOOSE picks and every pile top that
+ * fits sent up; returns the cards left. TOOL names the caller in errors. */
+static inline int after_play(const char *tool, const char *deck, after_choose *choose, void *ctx)
+{
+	calc_state s;
+	const char *err = calc_deal_text(&s, NULL, deck);
+	if (err)
+		die("%s: %s", tool, err);
+	while (!calc_over(&s)) {
+		if (!s.hand) {
+			after_settle(&s);
+			calc_turn(&s);
+			continue;
+		}
+		calc_state o[AFTER_MAX];
+		int mv[AFTER_MAX] = {0}, k = after_options(&s, o, mv);
+		calc_play(&s, mv[choose(ctx, &s, o, mv, k)]);
+		after_settle(&s);
+	}
+	return calc_rest(&s);
 }
 
 #endif

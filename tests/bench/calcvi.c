@@ -420,33 +420,22 @@ static double vi_judge(const calc_state *a, int ply)
 	return ply == 2 || n == vi_exact + 1 ? vi_backup(a) : vi_value(a);
 }
 
-/* A game of DECK by the ply1 or ply2 player; returns the rest. */
-static int vi_play(const char *deck, int ply)
+/* The ply1 or ply2 player's choice (CTX points to the ply): the
+ * afterstate of the highest value, the first of those that tie. */
+static int vi_choose(void *ctx, const calc_state *s, const calc_state *o, const int *mv, int k)
 {
-	calc_state s;
-	const char *err = calc_deal_text(&s, NULL, deck);
-	if (err)
-		die("calcvi: %s", err);
-	while (!calc_over(&s)) {
-		if (!s.hand) {
-			after_settle(&s);
-			calc_turn(&s);
-			continue;
+	int ply = *(const int *)ctx, pick = 0;
+	double best = -1;
+	(void)s;
+	(void)mv;
+	for (int i = 0; i < k; i++) {
+		double v = vi_judge(&o[i], ply);
+		if (v > best) {
+			best = v;
+			pick = i;
 		}
-		calc_state o[AFTER_MAX];
-		int mv[AFTER_MAX], k = after_options(&s, o, mv), pick = 0;
-		double best = -1;
-		for (int i = 0; i < k; i++) {
-			double v = vi_judge(&o[i], ply);
-			if (v > best) {
-				best = v;
-				pick = i;
-			}
-		}
-		calc_play(&s, mv[pick]);
-		after_settle(&s);
 	}
-	return calc_rest(&s);
+	return pick;
 }
 
 static void vi_evaluate(const char *path)
@@ -463,7 +452,7 @@ static void vi_evaluate(const char *path)
 	for (int ply = 1; ply <= 2; ply++) {
 		long won = 0, rest = 0;
 		for (size_t i = 0; i < n; i++) {
-			int r = vi_play(decks[i], ply);
+			int r = after_play("calcvi", decks[i], vi_choose, &ply);
 			won += r == 0;
 			rest += r;
 		}

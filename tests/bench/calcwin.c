@@ -355,35 +355,21 @@ static int cw_pick(const calc_state *s, const int *mv, const double *v, int k)
 	return pick;
 }
 
-/* Plays DECK; returns the cards left. */
-static int cw_play(const char *deck, int width, int exact)
+/* The player's choice among the K options O of S: their values by
+ * cw_values (CTX points to W and EXACT), picked by cw_pick. */
+static int cw_choose(void *ctx, const calc_state *s, const calc_state *o, const int *mv, int k)
 {
-	calc_state s;
-	const char *err = calc_deal_text(&s, NULL, deck);
-	if (err)
-		die("calcwin: %s", err);
-	while (!calc_over(&s)) {
-		if (!s.hand) {
-			after_settle(&s);
-			calc_turn(&s);
-			continue;
-		}
-		calc_state o[AFTER_MAX];
-		int mv[AFTER_MAX] = {0}, k = after_options(&s, o, mv);
-		double v[AFTER_MAX];
-		cw_values(&s, o, k, width, exact, v);
-		calc_play(&s, mv[cw_pick(&s, mv, v, k)]);
-		after_settle(&s);
-	}
-	return calc_rest(&s);
+	const int *we = ctx;
+	double v[AFTER_MAX];
+	cw_values(s, o, k, we[0], we[1], v);
+	return cw_pick(s, mv, v, k);
 }
 
 int main(int argc, char **argv)
 {
 	if (argc != 5)
 		die("%s", CW_USAGE);
-	int width = (int)cli_i64("W", argv[1], 1, 6);
-	int exact = (int)cli_i64("EXACT", argv[2], 0, 12);
+	int we[2] = {(int)cli_i64("W", argv[1], 1, 6), (int)cli_i64("EXACT", argv[2], 0, 12)};
 	calcsolve_init(&cw_sv, 20, false);
 	cw_memo.mask = (1u << CW_LOG2) - 1;
 	cw_memo.key = xcalloc(cw_memo.mask + 1, sizeof *cw_memo.key);
@@ -394,7 +380,7 @@ int main(int argc, char **argv)
 	long n = 0, won = 0, rest = 0;
 	printf("player,deals,won,rest\n");
 	while (table_read_row(t)) {
-		int r = cw_play(table_field(t, (size_t)col), width, exact);
+		int r = after_play("calcwin", table_field(t, (size_t)col), cw_choose, we);
 		n++;
 		won += !r;
 		rest += r;
@@ -402,6 +388,6 @@ int main(int argc, char **argv)
 	}
 	table_close(t);
 	fprintf(stderr, "choices %ld, ties left to the weighted rule %ld\n", cw_choices, cw_ties);
-	printf("window%d,%ld,%ld,%.2f\n", width, n, won, n ? (double)rest / (double)n : 0.0);
+	printf("window%d,%ld,%ld,%.2f\n", we[0], n, won, n ? (double)rest / (double)n : 0.0);
 	return 0;
 }
