@@ -55,6 +55,21 @@ static inline int after_options(const calc_state *s, calc_state *out, int *move)
 	return n;
 }
 
+/* Which of the K options of S (moves MV, as after_options lists them)
+ * the hand's move MOVE is: the same move, or both up, or both to an
+ * empty pile; -1 if none. */
+static inline int after_option_of(const calc_state *s, const int *mv, int k, int move)
+{
+	int to = CALC_TO(move);
+	for (int j = 0; j < k; j++) {
+		int tj = CALC_TO(mv[j]);
+		if (mv[j] == move || (to < 4 && tj < 4) ||
+		    (to >= 4 && tj >= 4 && !s->len[to - 4] && !s->len[tj - 4]))
+			return j;
+	}
+	return -1;
+}
+
 /* How a player picks among the K afterstates O of S (reached by the
  * hand's moves MV): the index of its choice. */
 typedef int after_choose(void *ctx, const calc_state *s, const calc_state *o, const int *mv,

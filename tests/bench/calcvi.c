@@ -461,21 +461,6 @@ static void vi_evaluate(const char *path)
 	}
 }
 
-/* Which of the K options of S (moves MV, as after_options lists them) the
- * hand's move MOVE is: the same move, or both up, or both to an empty
- * pile; -1 if none. */
-static int vi_option_of(const calc_state *s, const int *mv, int k, int move)
-{
-	int to = CALC_TO(move);
-	for (int j = 0; j < k; j++) {
-		int tj = CALC_TO(mv[j]);
-		if (mv[j] == move || (to < 4 && tj < 4) ||
-		    (to >= 4 && tj >= 4 && !s->len[to - 4] && !s->len[tj - 4]))
-			return j;
-	}
-	return -1;
-}
-
 enum { VI_JUDGES = 7, VI_ROLLOUTS = 128 };
 static const char *const vi_judge_name[VI_JUDGES] = {
 	"model", "greedy", "weighted", "greedy rollouts", "cascade rollouts", "32 sampled orders",
@@ -520,8 +505,8 @@ static double vi_sampled(const calc_state *a, int n, int how)
 static bool vi_picks(const calc_state *s, const calc_state *o, const int *mv, int k, int u,
 		     int *pick)
 {
-	pick[1] = vi_option_of(s, mv, k, calc_greedy_move(s));
-	pick[2] = vi_option_of(s, mv, k, calc_weighted_move(s));
+	pick[1] = after_option_of(s, mv, k, calc_greedy_move(s));
+	pick[2] = after_option_of(s, mv, k, calc_weighted_move(s));
 	if (pick[1] < 0 || pick[2] < 0)
 		return false;
 	double top[VI_JUDGES];

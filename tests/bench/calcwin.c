@@ -42,7 +42,7 @@
 
 #define CW_USAGE "usage: calcwin W EXACT NODES DECKS"
 
-enum { CW_EXACT_BUDGET = 2000000, CW_LOG2 = 22 };
+enum { CW_EXACT_BUDGET = 2000000, CW_MEMO_CAP = 1 << 21 };
 
 typedef struct {
 	uint8_t f[4], tgt[4];
@@ -53,11 +53,10 @@ typedef struct {
 	uint8_t junk;       /* unseen junk */
 } cw_state;
 
-static struct {
-	uint64_t *key;
-	float *value;
-	uint64_t mask, used, nodes, budget;
-} cw_memo;
+/* The memo of window games (calcsolve's map), emptied when it holds
+ * CW_MEMO_CAP of them, and the positions expanded against the budget. */
+static calcsolve_memo cw_memo;
+static uint64_t cw_nodes, cw_budget;
 
 static calcsolve cw_sv;
 
@@ -165,33 +164,14 @@ static uint64_t cw_key(const cw_state *s)
 			p = cw_mix(p, s->seg[w][i]);
 		piles += cw_mix(p, s->len[w]);
 	}
-	return cw_mix(h, piles) | 1;
-}
-
-static bool cw_get(uint64_t key, double *v)
-{
-	for (uint64_t i = key & cw_memo.mask;; i = (i + 1) & cw_memo.mask) {
-		if (!cw_memo.key[i])
-			return false;
-		if (cw_memo.key[i] == key) {
-			*v = cw_memo.value[i];
-			return true;
-		}
-	}
+	return cw_mix(h, piles);
 }
 
 static void cw_put(uint64_t key, double v)
 {
-	if (2 * cw_memo.used > cw_memo.mask) {
-		memset(cw_memo.key, 0, (cw_memo.mask + 1) * sizeof *cw_memo.key);
-		cw_memo.used = 0;
-	}
-	uint64_t i = key & cw_memo.mask;
-	while (cw_memo.key[i] && cw_memo.key[i] != key)
-		i = (i + 1) & cw_memo.mask;
-	cw_memo.used += !cw_memo.key[i];
-	cw_memo.key[i] = key;
-	cw_memo.value[i] = (float)v;
+	if (cw_memo.used >= CW_MEMO_CAP)
+		calcsolve_memo_clear(&cw_memo);
+	calcsolve_memo_put(&cw_memo, key, v);
 }
 
 static double cw_value(const cw_state *s);
@@ -243,9 +223,9 @@ static double cw_value(const cw_state *s)
 		return 0;
 	uint64_t key = cw_key(s);
 	double v;
-	if (cw_get(key, &v))
+	if (calcsolve_memo_get(&cw_memo, key, &v))
 		return v;
-	if (++cw_memo.nodes > cw_memo.budget)
+	if (++cw_nodes > cw_budget)
 		return 0;
 	double sum = 0;
 	for (int r = 0; r <= 13; r++) {
@@ -260,7 +240,7 @@ static double cw_value(const cw_state *s)
 		sum += c * cw_place(&t, r);
 	}
 	v = sum / total;
-	if (cw_memo.nodes <= cw_memo.budget)
+	if (cw_nodes <= cw_budget)
 		cw_put(key, v);
 	return v;
 }
@@ -279,9 +259,9 @@ static double cw_window(const calc_state *a, const uint8_t *tgt)
 	for (int i = a->next; i < a->ncards; i++)
 		s.cnt[a->stock[i]]++;
 	cw_settle(&s);
-	cw_memo.nodes = 0;
+	cw_nodes = 0;
 	double v = cw_value(&s);
-	return cw_memo.nodes > cw_memo.budget ? -1 : v;
+	return cw_nodes > cw_budget ? -1 : v;
 }
 
 /* Afterstate A's exact chance when it has EXACT or fewer cards unseen,
@@ -326,14 +306,6 @@ static void cw_values(const calc_state *s, const calc_state *o, int k, int width
  * more share the best value (the weighted rule's to break the tie). */
 static long cw_choices, cw_ties;
 
-/* Whether hand moves A and B place the card alike in S: the same move,
- * or both onto empty piles. */
-static bool cw_alike(const calc_state *s, int a, int b)
-{
-	int ta = CALC_TO(a), tb = CALC_TO(b);
-	return a == b || (ta >= 4 && tb >= 4 && !s->len[ta - 4] && !s->len[tb - 4]);
-}
-
 /* The option of the K valued V that S's player takes: the best, and
  * among ties the weighted rule's placement, else the first. */
 static int cw_pick(const calc_state *s, const int *mv, const double *v, int k)
@@ -345,11 +317,9 @@ static int cw_pick(const calc_state *s, const int *mv, const double *v, int k)
 	double best = v[pick];
 	for (int i = 0; i < k; i++)
 		tied += v[i] >= best - 1e-9;
-	for (int i = 0; i < k; i++)
-		if (v[i] >= best - 1e-9 && CALC_FROM(rule) == 0 && cw_alike(s, mv[i], rule)) {
-			pick = i;
-			break;
-		}
+	int j = CALC_FROM(rule) ? -1 : after_option_of(s, mv, k, rule);
+	if (j >= 0 && v[j] >= best - 1e-9)
+		pick = j;
 	cw_choices += k > 1;
 	cw_ties += tied > 1;
 	return pick;
@@ -371,10 +341,8 @@ int main(int argc, char **argv)
 		die("%s", CW_USAGE);
 	int we[2] = {(int)cli_i64("W", argv[1], 1, 6), (int)cli_i64("EXACT", argv[2], 0, 12)};
 	calcsolve_init(&cw_sv, 20, false);
-	cw_memo.mask = (1u << CW_LOG2) - 1;
-	cw_memo.key = xcalloc(cw_memo.mask + 1, sizeof *cw_memo.key);
-	cw_memo.value = xcalloc(cw_memo.mask + 1, sizeof *cw_memo.value);
-	cw_memo.budget = (uint64_t)cli_i64("NODES", argv[3], 1, 1000000000);
+	calcsolve_memo_clear(&cw_memo);
+	cw_budget = (uint64_t)cli_i64("NODES", argv[3], 1, 1000000000);
 	table *t = table_open(argv[4], NULL);
 	int col = table_need_col(t, "deck");
 	long n = 0, won = 0, rest = 0;
