@@ -6,6 +6,7 @@
 #define YOMI_CALCAFTER_H
 
 #include "calc/calc.h"
+#include "core/rng.h"
 #include "core/util.h"
 
 /* Afterstates a position can have: the hand up, or on one of four piles. */
@@ -96,6 +97,49 @@ static inline int after_play(const char *tool, const char *deck, after_choose *c
 		after_settle(&s);
 	}
 	return calc_rest(&s);
+}
+
+/* Where after_explore sends each turned position of its games. */
+typedef void after_visit(void *ctx, const calc_state *s);
+
+/* Plays S to the end by the weighted rule, a fifth of its placements of
+ * the hand made at random from R instead, for tools that want positions
+ * off the rule's own lines: VISIT sees every position with the hand
+ * turned, before its move. */
+static inline void after_wander(calc_state *s, rng *r, after_visit *visit, void *ctx)
+{
+	while (!calc_over(s)) {
+		if (!s->hand) {
+			calc_play(s, calc_weighted_move(s));
+			continue;
+		}
+		visit(ctx, s);
+		int m = calc_weighted_move(s);
+		if (CALC_FROM(m) == 0 && rng_below32(r, 5) == 0) {
+			int mv[CALC_MAX_MOVES];
+			int k = calc_moves(s, mv, false);
+			int hand[CALC_MAX_MOVES], h = 0;
+			for (int i = 0; i < k; i++)
+				if (CALC_FROM(mv[i]) == 0)
+					hand[h++] = mv[i];
+			m = hand[rng_below32(r, (uint32_t)h)];
+		}
+		calc_play(s, m);
+	}
+}
+
+/* after_wander over GAMES standard deals of stream SEED. */
+static inline void after_explore(long games, uint64_t seed, after_visit *visit, void *ctx)
+{
+	rng r;
+	rng_seed(&r, seed);
+	for (long g = 0; g < games; g++) {
+		uint8_t deck[52];
+		calc_state s;
+		calc_shuffle(0, &r, deck);
+		calc_deal(&s, 0, deck);
+		after_wander(&s, &r, visit, ctx);
+	}
 }
 
 #endif

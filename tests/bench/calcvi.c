@@ -282,35 +282,9 @@ static void vi_from_rows(vi_set *sets, const char *path)
 	calcrows_close(&rows);
 }
 
-/* Weighted-rule games, a fifth of the placements at random. */
-static void vi_from_play(vi_set *sets, long games)
+static void vi_visit(void *ctx, const calc_state *s)
 {
-	rng r;
-	rng_seed(&r, 7);
-	for (long g = 0; g < games; g++) {
-		uint8_t deck[52];
-		calc_state s;
-		calc_shuffle(0, &r, deck);
-		calc_deal(&s, 0, deck);
-		while (!calc_over(&s)) {
-			if (!s.hand) {
-				calc_play(&s, calc_weighted_move(&s));
-				continue;
-			}
-			vi_collect(sets, &s);
-			int m = calc_weighted_move(&s);
-			if (CALC_FROM(m) == 0 && rng_below32(&r, 5) == 0) {
-				int mv[CALC_MAX_MOVES];
-				int k = calc_moves(&s, mv, false);
-				int hand[CALC_MAX_MOVES], h = 0;
-				for (int i = 0; i < k; i++)
-					if (CALC_FROM(mv[i]) == 0)
-						hand[h++] = mv[i];
-				m = hand[rng_below32(&r, (uint32_t)h)];
-			}
-			calc_play(&s, m);
-		}
-	}
+	vi_collect(ctx, s);
 }
 
 /* Solves A d = b in place (N unknowns, A row-major), partial pivoting. */
@@ -509,7 +483,7 @@ static bool vi_picks(const calc_state *s, const calc_state *o, const int *mv, in
 	pick[2] = after_option_of(s, mv, k, calc_weighted_move(s));
 	if (pick[1] < 0 || pick[2] < 0)
 		return false;
-	double top[VI_JUDGES];
+	double top[VI_JUDGES] = {0};
 	for (int j = 0; j < k; j++) {
 		double v[VI_JUDGES] = {vi_model(&o[j], u),
 				       0,
@@ -547,7 +521,7 @@ static void vi_regret(const char *path, int lo, int hi)
 		int h = calcrows_replay(&rows, hist, played, VI_MAX_MOVES);
 		for (int i = 0; i < h; i++) {
 			calc_state *s = &hist[i], o[AFTER_MAX];
-			int mv[AFTER_MAX], u = vi_unseen(s), pick[VI_JUDGES];
+			int mv[AFTER_MAX], u = vi_unseen(s), pick[VI_JUDGES] = {0};
 			if (!s->hand || u < lo || u > hi || vi_top_fits(s))
 				continue;
 			int k = after_options(s, o, mv);
@@ -586,7 +560,7 @@ int main(int argc, char **argv)
 	calcsolve_init(&vi_sv, 20, false);
 	static vi_set sets[VI_STAGES];
 	vi_from_rows(sets, argv[3]);
-	vi_from_play(sets, games);
+	after_explore(games, 7, vi_visit, sets);
 	vi_train(sets);
 	vi_regret(argv[3], 3, vi_exact);
 	if (argc == 7) {
