@@ -6,6 +6,7 @@
 #define YOMI_CALCAFTER_H
 
 #include "calc/calc.h"
+#include "calc/calcsolve.h"
 #include "core/rng.h"
 #include "core/util.h"
 
@@ -97,6 +98,28 @@ static inline int after_play(const char *tool, const char *deck, after_choose *c
 		after_settle(&s);
 	}
 	return calc_rest(&s);
+}
+
+/* Whether some pile top of S fits a foundation. */
+static inline bool after_top_fits(const calc_state *s)
+{
+	for (int w = 0; w < s->npiles; w++)
+		if (s->len[w] && calc_accepting(s, s->pile[w][s->len[w] - 1]))
+			return true;
+	return false;
+}
+
+/* The exact chance of afterstate S for a player who cannot see the stock
+ * (calcsolve_expect over eager lines, with SV), or -1 past BUDGET
+ * positions. */
+static inline double after_chance(calcsolve *sv, const calc_state *s, uint64_t budget)
+{
+	if (s->ncards == s->next)
+		return calc_success(s);
+	double v;
+	if (!calcsolve_expect(sv, s, 1, budget, true, &v))
+		return -1;
+	return v;
 }
 
 /* Where after_explore sends each turned position of its games. */

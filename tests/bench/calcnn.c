@@ -256,15 +256,9 @@ static void nn_init(rng *r)
 	}
 }
 
-/* The exact chance of afterstate S, or -1 past the budget. */
 static double nn_exact(const calc_state *s)
 {
-	if (!nn_unseen(s))
-		return calc_success(s);
-	double v;
-	if (!calcsolve_expect(&nn_sv, s, 1, NN_BUDGET, true, &v))
-		return -1;
-	return v;
+	return after_chance(&nn_sv, s, NN_BUDGET);
 }
 
 typedef struct {
@@ -407,14 +401,6 @@ static double nn_value(const calc_state *s)
 	return nn_forward(&x, &f);
 }
 
-static bool nn_top_fits(const calc_state *s)
-{
-	for (int w = 0; w < s->npiles; w++)
-		if (s->len[w] && calc_accepting(s, s->pile[w][s->len[w] - 1]))
-			return true;
-	return false;
-}
-
 /* The network's, greedy's and weighted's losses of chance on FILE's
  * positions at LO..HI unseen. */
 static void nn_regret(const char *path, int lo, int hi)
@@ -431,7 +417,7 @@ static void nn_regret(const char *path, int lo, int hi)
 		for (int i = 0; i < h; i++) {
 			calc_state *s = &hist[i], o[AFTER_MAX];
 			int mv[AFTER_MAX], u = nn_unseen(s), pick[3] = {0};
-			if (!s->hand || u < lo || u > hi || nn_top_fits(s))
+			if (!s->hand || u < lo || u > hi || after_top_fits(s))
 				continue;
 			int k = after_options(s, o, mv);
 			if (k < 2)

@@ -68,15 +68,6 @@ static int vi_unseen(const calc_state *s)
 	return s->ncards - s->next;
 }
 
-/* Whether some pile top of S fits a foundation. */
-static bool vi_top_fits(const calc_state *s)
-{
-	for (int w = 0; w < s->npiles; w++)
-		if (s->len[w] && calc_accepting(s, s->pile[w][s->len[w] - 1]))
-			return true;
-	return false;
-}
-
 /* The cards left on the piles when every unseen card is within reach at
  * any time (the solver's bound, played out slowly): 0 unless the piles
  * already block one another for good; *ROUNDS gets the passes it took. */
@@ -201,15 +192,9 @@ static double vi_model(const calc_state *s, int stage)
 	return 1 / (1 + exp(-z));
 }
 
-/* The exact chance of afterstate S, or -1 past the budget. */
 static double vi_exact_value(const calc_state *s)
 {
-	if (!vi_unseen(s))
-		return calc_success(s);
-	double v;
-	if (!calcsolve_expect(&vi_sv, s, 1, VI_BUDGET, true, &v))
-		return -1;
-	return v;
+	return after_chance(&vi_sv, s, VI_BUDGET);
 }
 
 static double vi_value(const calc_state *s)
@@ -522,7 +507,7 @@ static void vi_regret(const char *path, int lo, int hi)
 		for (int i = 0; i < h; i++) {
 			calc_state *s = &hist[i], o[AFTER_MAX];
 			int mv[AFTER_MAX], u = vi_unseen(s), pick[VI_JUDGES] = {0};
-			if (!s->hand || u < lo || u > hi || vi_top_fits(s))
+			if (!s->hand || u < lo || u > hi || after_top_fits(s))
 				continue;
 			int k = after_options(s, o, mv);
 			if (k < 2)
