@@ -182,9 +182,10 @@ static float nn_forward(const nn_input *x, nn_pass *f)
 	return f->p;
 }
 
-/* Adds to the gradient of W, B (a layer of N inputs, M outputs, OUT its
- * relu outputs) for the output gradient D, and the input gradient into DIN
- * (NULL: not wanted). D is masked by the relu in place. */
+/* Adds to the gradient of the layer at offsets W, B (N inputs IN, M relu
+ * outputs OUT) for the gradient D of its outputs, passed only where an
+ * output is positive, and writes the gradient of its inputs into DIN
+ * (NULL: not wanted). */
 static void nn_layer_back(int w, int b, const float *in, const float *out, float *d, int n,
 			  int m, float *din)
 {
