@@ -1,7 +1,9 @@
 /* calcafter: the afterstates of a Calculation position, for the research
- * tools that value placements (calcvi, calcwin): the hand placed and
- * every pile top that fits sent up, the next card left face down, so that
- * a value can average over it. Inline, for tools that are one file each. */
+ * tools that value placements (calcvi, calcwin, calcnn): the hand placed
+ * and every pile top that fits sent up, the next card left face down, so
+ * that a value can average over it; their exact chances, a game loop over
+ * a tool's choice, and games that wander off the weighted rule's lines.
+ * Inline, for tools that are one file each. */
 #ifndef YOMI_CALCAFTER_H
 #define YOMI_CALCAFTER_H
 
@@ -122,7 +124,7 @@ static inline double after_chance(calcsolve *sv, const calc_state *s, uint64_t b
 	return v;
 }
 
-/* Where after_explore sends each turned position of its games. */
+/* Where after_wander sends each turned position of its games. */
 typedef void after_visit(void *ctx, const calc_state *s);
 
 /* Plays S to the end by the weighted rule, a fifth of its placements of
