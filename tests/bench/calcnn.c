@@ -9,7 +9,7 @@
  * card does better. Each pile is read from the top, NN_SLOTS cards, each
  * card by how many cards each foundation needs before it takes that rank
  * (and whether it takes it at all); one encoder (two layers) serves the
- * four piles, whose outputs are summed and maxed, so that the piles'
+ * four piles, whose outputs are averaged and maxed, so that the piles'
  * order does not matter; the head (two layers) adds the unseen cards by
  * rank, the foundations' progress and how many copies of each
  * foundation's next four ranks are unseen, and gives the chance through a
@@ -22,7 +22,9 @@
  * exploration games (after_explore: the weighted rule, a fifth of its
  * placements at random; stream 11), or with TRAIN (rows as FILE's) of GAMES
  * such games from each position of TRAIN's games at HI + 1 to HI + 12
- * unseen, its unseen cards reshuffled; a tenth of them held out. Writes
+ * unseen, its unseen cards reshuffled. A tenth of the games is held out
+ * whole (with TRAIN, continuations of one position can fall on both
+ * sides, so the held-out error flatters the fit a little). Writes
  * one row an epoch, epoch,loss,rmse (training cross-entropy, held-out
  * root mean square error), then stage,positions,sd,rmse over the held-out
  * positions, then judge,choices,loss,best: over FILE's positions (rows of
