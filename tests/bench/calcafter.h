@@ -7,7 +7,10 @@
 #ifndef YOMI_CALCAFTER_H
 #define YOMI_CALCAFTER_H
 
+#include <math.h>
+
 #include "calc/calc.h"
+#include "calc/calcrows.h"
 #include "calc/calcsolve.h"
 #include "core/rng.h"
 #include "core/util.h"
@@ -122,6 +125,72 @@ static inline double after_chance(calcsolve *sv, const calc_state *s, uint64_t b
 	if (!calcsolve_expect(sv, s, 1, budget, true, &v))
 		return -1;
 	return v;
+}
+
+/* Cards face down in S. */
+static inline int after_unseen(const calc_state *s)
+{
+	return s->ncards - s->next;
+}
+
+/* Judges whose choices after_regret scores, at most, and the moves of a
+ * game it replays. */
+enum { AFTER_JUDGES = 8, AFTER_MAX_MOVES = 2 * 52 };
+
+/* How a tool's judges pick among the K afterstates O of S (the hand's
+ * moves MV) at U unseen: PICK[q] for each judge q; false leaves the
+ * choice out. */
+typedef bool after_judge(void *ctx, const calc_state *s, const calc_state *o, const int *mv,
+			 int k, int u, int *pick);
+
+/* What after_regret found: the choices scored and those left out because
+ * an exact chance passed the budget, and for each judge the chance it
+ * lost against the best placement and how often it lost none, summed. */
+typedef struct {
+	long choices, unsolved;
+	double loss[AFTER_JUDGES], hit[AFTER_JUDGES];
+} after_score;
+
+/* How well JUDGES judges rank placements where the exact chances are
+ * known: over the positions of PATH's games (playout's rows with --deals
+ * --moves) at LO to HI unseen with two placements or more and no pile top
+ * to send up, every placement's exact chance (after_chance with SV within
+ * BUDGET positions) against the one each judge picks (JUDGE). */
+static inline void after_regret(const char *path, int lo, int hi, calcsolve *sv, uint64_t budget,
+				int judges, after_judge *judge, void *ctx, after_score *out)
+{
+	static calc_state hist[AFTER_MAX_MOVES + 1];
+	int played[AFTER_MAX_MOVES];
+	*out = (after_score){0};
+	calcrows rows;
+	calcrows_open(&rows, path);
+	while (calcrows_read(&rows)) {
+		int h = calcrows_replay(&rows, hist, played, AFTER_MAX_MOVES);
+		for (int i = 0; i < h; i++) {
+			calc_state *s = &hist[i], o[AFTER_MAX];
+			int mv[AFTER_MAX], u = after_unseen(s), pick[AFTER_JUDGES] = {0};
+			if (!s->hand || u < lo || u > hi || after_top_fits(s))
+				continue;
+			int k = after_options(s, o, mv);
+			if (k < 2)
+				continue;
+			double v[AFTER_MAX], top = 0, low = 1;
+			for (int j = 0; j < k; j++) {
+				v[j] = after_chance(sv, &o[j], budget);
+				top = fmax(top, v[j]);
+				low = fmin(low, v[j]);
+			}
+			out->unsolved += low < 0;
+			if (low < 0 || !judge(ctx, s, o, mv, k, u, pick))
+				continue;
+			out->choices++;
+			for (int q = 0; q < judges; q++) {
+				out->loss[q] += top - v[pick[q]];
+				out->hit[q] += v[pick[q]] == top;
+			}
+		}
+	}
+	calcrows_close(&rows);
 }
 
 /* Where after_wander sends each turned position of its games. */

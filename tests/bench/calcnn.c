@@ -57,7 +57,6 @@ enum {
 	NN_GIN = 1 + 13 + 4 + 16,           /* the position's own inputs */
 	NN_HIN = 2 * NN_H2 + NN_GIN, NN_H3 = 64,
 	NN_BATCH = 32,
-	NN_MAX_MOVES = 2 * 52,
 };
 enum { NN_BUDGET = 2000000 };
 
@@ -93,11 +92,6 @@ static float nn_par[NN_NP], nn_grad[NN_NP], nn_m[NN_NP], nn_v[NN_NP];
 static long nn_steps;
 static calcsolve nn_sv;
 
-static int nn_unseen(const calc_state *s)
-{
-	return s->ncards - s->next;
-}
-
 /* How many cards foundation K takes before it takes RANK: 1 - that/13,
  * or 0 if it never takes it again. */
 static float nn_soon(const calc_state *s, int k, int rank)
@@ -131,7 +125,7 @@ static void nn_encode(const calc_state *s, nn_input *x)
 	for (int i = s->next; i < s->ncards; i++)
 		cnt[s->stock[i]]++;
 	float *g = x->gin;
-	g[0] = (float)nn_unseen(s) / 48.0f;
+	g[0] = (float)after_unseen(s) / 48.0f;
 	for (int r = 1; r <= 13; r++)
 		g[r] = (float)cnt[r] / 4.0f;
 	for (int k = 0; k < 4; k++) {
@@ -275,7 +269,7 @@ static void nn_visit(void *ctx, const calc_state *s)
 	calc_state o[AFTER_MAX];
 	int mv[AFTER_MAX], k = after_options(s, o, mv);
 	for (int i = 0; i < k; i++) {
-		int u = nn_unseen(&o[i]);
+		int u = after_unseen(&o[i]);
 		if (u < c->lo || u > c->hi)
 			continue;
 		double v = nn_exact(&o[i]);
@@ -306,16 +300,16 @@ static void nn_visit(void *ctx, const calc_state *s)
  * HI + 12 cards unseen: positions shaped by the player of PATH. */
 static void nn_from_rows(nn_collect *c, const char *path, long games)
 {
-	static calc_state hist[NN_MAX_MOVES + 1];
-	int played[NN_MAX_MOVES];
+	static calc_state hist[AFTER_MAX_MOVES + 1];
+	int played[AFTER_MAX_MOVES];
 	rng r;
 	rng_seed(&r, 11);
 	calcrows rows;
 	calcrows_open(&rows, path);
 	while (calcrows_read(&rows)) {
-		int h = calcrows_replay(&rows, hist, played, NN_MAX_MOVES);
+		int h = calcrows_replay(&rows, hist, played, AFTER_MAX_MOVES);
 		for (int i = 0; i < h; i++) {
-			int u = nn_unseen(&hist[i]);
+			int u = after_unseen(&hist[i]);
 			if (!hist[i].hand || u <= c->hi || u > c->hi + 12)
 				continue;
 			for (long g = 0; g < games; g++) {
@@ -404,53 +398,36 @@ static double nn_value(const calc_state *s)
 	return nn_forward(&x, &f);
 }
 
+/* The network's choice and the greedy and weighted rules', for
+ * after_regret. */
+static bool nn_picks(void *ctx, const calc_state *s, const calc_state *o, const int *mv, int k,
+		     int u, int *pick)
+{
+	(void)ctx, (void)u;
+	double best = -1;
+	for (int j = 0; j < k; j++) {
+		double q = nn_value(&o[j]);
+		if (q > best) {
+			best = q;
+			pick[0] = j;
+		}
+	}
+	pick[1] = after_option_of(s, mv, k, calc_greedy_move(s));
+	pick[2] = after_option_of(s, mv, k, calc_weighted_move(s));
+	return pick[1] >= 0 && pick[2] >= 0;
+}
+
 /* The network's, greedy's and weighted's losses of chance on FILE's
  * positions at LO..HI unseen. */
 static void nn_regret(const char *path, int lo, int hi)
 {
 	static const char *name[3] = {"network", "greedy", "weighted"};
-	static calc_state hist[NN_MAX_MOVES + 1];
-	int played[NN_MAX_MOVES];
-	double loss[3] = {0}, hit[3] = {0};
-	long n = 0;
-	calcrows rows;
-	calcrows_open(&rows, path);
-	while (calcrows_read(&rows)) {
-		int h = calcrows_replay(&rows, hist, played, NN_MAX_MOVES);
-		for (int i = 0; i < h; i++) {
-			calc_state *s = &hist[i], o[AFTER_MAX];
-			int mv[AFTER_MAX], u = nn_unseen(s), pick[3] = {0};
-			if (!s->hand || u < lo || u > hi || after_top_fits(s))
-				continue;
-			int k = after_options(s, o, mv);
-			if (k < 2)
-				continue;
-			double v[AFTER_MAX], top = 0, low = 1, best = -1;
-			for (int j = 0; j < k; j++) {
-				v[j] = nn_exact(&o[j]);
-				top = fmax(top, v[j]);
-				low = fmin(low, v[j]);
-				double q = nn_value(&o[j]);
-				if (q > best) {
-					best = q;
-					pick[0] = j;
-				}
-			}
-			pick[1] = after_option_of(s, mv, k, calc_greedy_move(s));
-			pick[2] = after_option_of(s, mv, k, calc_weighted_move(s));
-			if (low < 0 || pick[1] < 0 || pick[2] < 0)
-				continue;
-			n++;
-			for (int q = 0; q < 3; q++) {
-				loss[q] += top - v[pick[q]];
-				hit[q] += v[pick[q]] == top;
-			}
-		}
-	}
-	calcrows_close(&rows);
+	after_score r;
+	after_regret(path, lo, hi, &nn_sv, NN_BUDGET, 3, nn_picks, NULL, &r);
 	printf("judge,choices,loss,best\n");
 	for (int q = 0; q < 3; q++)
-		printf("%s,%ld,%.4f,%.3f\n", name[q], n, loss[q] / (double)n, hit[q] / (double)n);
+		printf("%s,%ld,%.4f,%.3f\n", name[q], r.choices, r.loss[q] / (double)r.choices,
+		       r.hit[q] / (double)r.choices);
 }
 
 int main(int argc, char **argv)

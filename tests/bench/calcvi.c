@@ -50,7 +50,7 @@
 
 #define VI_USAGE "usage: calcvi EXACT GAMES FILE DECKS [LO HI]"
 
-enum { VI_NF = 30, VI_STAGES = 49, VI_MAX_MOVES = 2 * 52 };
+enum { VI_NF = 30, VI_STAGES = 49 };
 enum { VI_BUDGET = 2000000 };
 
 typedef struct {
@@ -62,11 +62,6 @@ typedef struct {
 static double vi_w[VI_STAGES][VI_NF];
 static int vi_exact;
 static calcsolve vi_sv;
-
-static int vi_unseen(const calc_state *s)
-{
-	return s->ncards - s->next;
-}
 
 /* The cards left on the piles when every unseen card is within reach at
  * any time (the solver's bound, played out slowly): 0 unless the piles
@@ -173,7 +168,7 @@ static void vi_features(const calc_state *s, double *x)
 		x[13] += cnt[r] * (u[r] <= 2) / 4.0;
 		x[19] += cnt[r] * (u[r] >= 9) / 8.0;
 	}
-	x[11] = vi_unseen(s) / 48.0;
+	x[11] = after_unseen(s) / 48.0;
 	int rounds, left = vi_relaxed(s, &rounds);
 	x[26] = left > 0;
 	x[27] = left / 8.0;
@@ -199,7 +194,7 @@ static double vi_exact_value(const calc_state *s)
 
 static double vi_value(const calc_state *s)
 {
-	int n = vi_unseen(s);
+	int n = after_unseen(s);
 	if (n <= vi_exact)
 		return vi_exact_value(s);
 	return vi_model(s, n);
@@ -208,7 +203,7 @@ static double vi_value(const calc_state *s)
 /* The mean over the next card's rank of the best placement's value. */
 static double vi_backup(const calc_state *a)
 {
-	int cnt[14] = {0}, n = vi_unseen(a);
+	int cnt[14] = {0}, n = after_unseen(a);
 	for (int i = a->next; i < a->ncards; i++)
 		cnt[a->stock[i]]++;
 	double sum = 0;
@@ -247,18 +242,18 @@ static void vi_collect(vi_set *sets, const calc_state *s)
 	int mv[AFTER_MAX];
 	int k = after_options(s, o, mv);
 	for (int i = 0; i < k; i++)
-		if (vi_unseen(&o[i]) > 0)
-			vi_keep(&sets[vi_unseen(&o[i])], &o[i]);
+		if (after_unseen(&o[i]) > 0)
+			vi_keep(&sets[after_unseen(&o[i])], &o[i]);
 }
 
 static void vi_from_rows(vi_set *sets, const char *path)
 {
-	static calc_state hist[VI_MAX_MOVES + 1];
-	int played[VI_MAX_MOVES];
+	static calc_state hist[AFTER_MAX_MOVES + 1];
+	int played[AFTER_MAX_MOVES];
 	calcrows rows;
 	calcrows_open(&rows, path);
 	while (calcrows_read(&rows)) {
-		int n = calcrows_replay(&rows, hist, played, VI_MAX_MOVES);
+		int n = calcrows_replay(&rows, hist, played, AFTER_MAX_MOVES);
 		for (int i = 0; i < n; i++)
 			if (hist[i].hand && (i == 0 || hist[i - 1].hand != hist[i].hand ||
 					     hist[i - 1].next != hist[i].next))
@@ -373,7 +368,7 @@ static void vi_train(vi_set *sets)
  * ones, so that the exact chances decide from there. */
 static double vi_judge(const calc_state *a, int ply)
 {
-	int n = vi_unseen(a);
+	int n = after_unseen(a);
 	if (n <= vi_exact)
 		return vi_value(a);
 	return ply == 2 || n == vi_exact + 1 ? vi_backup(a) : vi_value(a);
@@ -461,9 +456,10 @@ static double vi_sampled(const calc_state *a, int n, int how)
 
 /* The option each judge picks among the K afterstates O of S at stage U;
  * false if a rule's move is not among them. */
-static bool vi_picks(const calc_state *s, const calc_state *o, const int *mv, int k, int u,
-		     int *pick)
+static bool vi_picks(void *ctx, const calc_state *s, const calc_state *o, const int *mv, int k,
+		     int u, int *pick)
 {
+	(void)ctx;
 	pick[1] = after_option_of(s, mv, k, calc_greedy_move(s));
 	pick[2] = after_option_of(s, mv, k, calc_weighted_move(s));
 	if (pick[1] < 0 || pick[2] < 0)
@@ -496,44 +492,14 @@ static bool vi_picks(const calc_state *s, const calc_state *o, const int *mv, in
  * choices that lose none. */
 static void vi_regret(const char *path, int lo, int hi)
 {
-	static calc_state hist[VI_MAX_MOVES + 1];
-	int played[VI_MAX_MOVES];
-	double loss[VI_JUDGES] = {0}, hit[VI_JUDGES] = {0};
-	long n = 0, unsolved = 0;
-	calcrows rows;
-	calcrows_open(&rows, path);
-	while (calcrows_read(&rows)) {
-		int h = calcrows_replay(&rows, hist, played, VI_MAX_MOVES);
-		for (int i = 0; i < h; i++) {
-			calc_state *s = &hist[i], o[AFTER_MAX];
-			int mv[AFTER_MAX], u = vi_unseen(s), pick[VI_JUDGES] = {0};
-			if (!s->hand || u < lo || u > hi || after_top_fits(s))
-				continue;
-			int k = after_options(s, o, mv);
-			if (k < 2)
-				continue;
-			double v[AFTER_MAX], top = 0, low = 1;
-			for (int j = 0; j < k; j++) {
-				v[j] = vi_exact_value(&o[j]);
-				top = fmax(top, v[j]);
-				low = fmin(low, v[j]);
-			}
-			unsolved += low < 0;
-			if (low < 0 || !vi_picks(s, o, mv, k, u, pick))
-				continue;
-			n++;
-			for (int q = 0; q < VI_JUDGES; q++) {
-				loss[q] += top - v[pick[q]];
-				hit[q] += v[pick[q]] == top;
-			}
-		}
-	}
-	calcrows_close(&rows);
+	after_score r;
+	after_regret(path, lo, hi, &vi_sv, VI_BUDGET, VI_JUDGES, vi_picks, NULL, &r);
 	fprintf(stderr, "regret %d-%d unseen: %ld choices left out, the exact search past its budget\n",
-		lo, hi, unsolved);
+		lo, hi, r.unsolved);
 	for (int q = 0; q < VI_JUDGES; q++)
 		fprintf(stderr, "regret %d-%d unseen, %s: %ld choices, mean loss %.4f, best %.3f\n", lo,
-			hi, vi_judge_name[q], n, loss[q] / (double)n, hit[q] / (double)n);
+			hi, vi_judge_name[q], r.choices, r.loss[q] / (double)r.choices,
+			r.hit[q] / (double)r.choices);
 }
 
 int main(int argc, char **argv)
