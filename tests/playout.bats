@@ -660,21 +660,21 @@ success, 0 cards left"
 	run $best --first-game 27 --hold 0
 	assert_output "game,seed,variant,policy,success,rest,steps
 27,7,standard,best:8+3/20x8/0/8/6,0,7,70"
-	# Without holds: deal 4 is won only with the search of every move
+	# Without holds: deal 69 is won only with the search of every move
 	# (--exact-all) at the end.
-	run $best --first-game 4 --hold 0
+	run $best --first-game 69 --hold 0
 	assert_output "game,seed,variant,policy,success,rest,steps
-4,7,standard,best:8+3/20x8/0/8/6,1,0,81"
-	run $best --first-game 4 --hold 0 --exact-all 0
+69,7,standard,best:8+3/20x8/0/8/6,1,0,78"
+	run $best --first-game 69 --hold 0 --exact-all 0
 	assert_output "game,seed,variant,policy,success,rest,steps
-4,7,standard,best:8+3/20x8/0/8/0,0,13,64"
-	# Deal 9 is won only by the exact chances at 8 unseen or fewer.
-	run $best --first-game 9 --hold 0 --exact-all 0
+69,7,standard,best:8+3/20x8/0/8/0,0,8,69"
+	# Deal 12 is won only by the exact chances at 8 unseen or fewer.
+	run $best --first-game 12 --hold 0 --exact-all 0
 	assert_output "game,seed,variant,policy,success,rest,steps
-9,7,standard,best:8+3/20x8/0/8/0,1,0,74"
-	run $best --first-game 9 --hold 0 --exact 0 --exact-all 0
+12,7,standard,best:8+3/20x8/0/8/0,1,0,77"
+	run $best --first-game 12 --hold 0 --exact 0 --exact-all 0
 	assert_output "game,seed,variant,policy,success,rest,steps
-9,7,standard,best:8+3/20x8/0/0/0,0,11,65"
+12,7,standard,best:8+3/20x8/0/0/0,0,10,66"
 	# Deal 2 is won by the sampled orders, lost by rollouts alone.
 	run $best --first-game 2 --hold 0 --exact 0 --exact-all 0
 	assert_output "game,seed,variant,policy,success,rest,steps

@@ -536,7 +536,8 @@ static void positions_after(const calc_state *s, const int *moves, int n, calc_s
  * tests/bench/NOTES.md). */
 static int solved_score(calcplay *p, const calc_state *s)
 {
-	return calcsolve_run(&p->solver, s, CALCPLAY_SOLVE_BUDGET, NULL) == CALCSOLVE_WON;
+	return calcsolve_restarts(&p->solver, s, CALCPLAY_SOLVE_BUDGET, CALCPLAY_SOLVE_RUNS) ==
+	       CALCSOLVE_WON;
 }
 
 /* One candidate's sampled orders so far. A move that turns a card puts

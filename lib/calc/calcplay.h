@@ -38,6 +38,9 @@ typedef enum {
  * more of them, which pays more than sampling more (the trials are in
  * tests/bench/NOTES.md). */
 enum { CALCPLAY_SOLVE_BUDGET = 500 };
+/* The budget is spent in that many short searches in perturbed orders
+ * (calcsolve_restarts), which settle more orders than one search does. */
+enum { CALCPLAY_SOLVE_RUNS = 20 };
 /* Positions the solver may expand to end one rollout (--solve-from): the
  * rollouts are many, so a small bound; past it the greedy rule plays on. */
 enum { CALCPLAY_ROLLOUT_SOLVE_BUDGET = 50 };

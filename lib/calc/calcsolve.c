@@ -18,6 +18,7 @@ void calcsolve_init(calcsolve *sv, unsigned log2, bool exact)
 	sv->used = sv->nodes = sv->budget = 0;
 	sv->exact = exact;
 	sv->chances = false;
+	sv->reorder = 0;
 }
 
 void calcsolve_forget(calcsolve *sv)
@@ -350,12 +351,31 @@ static int eager_play(calc_state *s, int *moves, int **first, bool unturn)
 	return 0;
 }
 
+/* Perturbs the N placements OUT (N >= 2) for calcsolve_restarts: at half
+ * the positions the first two change places, at a quarter the second and
+ * third. */
+static void reorder(calcsolve *sv, int *out, int n)
+{
+	uint64_t x = sv->reorder;
+	x ^= x << 13;
+	x ^= x >> 7;
+	x ^= x << 17;
+	sv->reorder = x;
+	unsigned v = (unsigned)(x >> 62);
+	int i = v < 2 ? 0 : v == 2 && n > 2 ? 1 : -1;
+	if (i >= 0) {
+		int t = out[i];
+		out[i] = out[i + 1];
+		out[i + 1] = t;
+	}
+}
+
 /* The hand's placements, likeliest first: in the greedy rule's order (its
  * own choice first), one empty pile standing for all. Ordered so, eager
  * searches find wins sooner, so that more sampled orders are settled
  * within the budget than with the tightest fit first
  * (tests/bench/NOTES.md). */
-static int placements(const calc_state *s, int *out)
+static int placements(calcsolve *sv, const calc_state *s, int *out)
 {
 	unsigned score[4], key[4];
 	int n = 0, empty_seen = 0;
@@ -374,6 +394,8 @@ static int placements(const calc_state *s, int *out)
 		key[i] = score[w];
 		out[i] = CALC_MOVE(0, 4 + w);
 	}
+	if (sv->reorder && n > 1)
+		reorder(sv, out, n);
 	return n;
 }
 
@@ -401,7 +423,7 @@ static int search(calcsolve *sv, calc_state *s, int *first)
 		return CALCSOLVE_UNKNOWN;
 	sv->nodes++;
 	int moves[CALC_MAX_MOVES];
-	int n = sv->exact ? calc_moves(s, moves, true) : placements(s, moves);
+	int n = sv->exact ? calc_moves(s, moves, true) : placements(sv, s, moves);
 	int r = try_moves(sv, s, moves, n, first);
 	/* The search below may have taken the slot found above: probe again. */
 	if (r == CALCSOLVE_LOST)
@@ -429,6 +451,36 @@ int calcsolve_run(calcsolve *sv, const calc_state *s, uint64_t budget, int *move
 	int r = search(sv, &c, &first);
 	if (move)
 		*move = r == CALCSOLVE_WON ? first : -1;
+	return r;
+}
+
+/* Backtracking search's cost has a long tail: a search that has not
+ * settled a position within a few dozen positions often needs thousands,
+ * because one early misstep hides the win under a large lost subtree,
+ * while the same search in another order finds the win at once. Many
+ * short runs in perturbed orders settle more positions than one long run
+ * in the likeliest order, in fewer positions (tests/bench/NOTES.md). */
+int calcsolve_restarts(calcsolve *sv, const calc_state *s, uint64_t budget, int runs)
+{
+	if (!budget || runs <= 1)
+		return calcsolve_run(sv, s, budget, NULL);
+	calc_state c0 = *s;
+	uint64_t each = budget / (uint64_t)runs, seed = calcsolve_hash(s);
+	if (!each)
+		each = 1;
+	for (int j = s->next; j < s->ncards; j++)
+		seed = rng_mix64(seed ^ s->stock[j]);
+	int r = CALCSOLVE_UNKNOWN;
+	run_start(sv, 0, true);
+	sv->chances = false;
+	calc_turn(&c0);
+	for (int k = 0; k < runs && r == CALCSOLVE_UNKNOWN; k++) {
+		calc_state c = c0;
+		sv->budget = sv->nodes + each;
+		sv->reorder = k ? rng_mix64(seed + (uint64_t)k) | 1 : 0;
+		r = search(sv, &c, NULL);
+	}
+	sv->reorder = 0;
 	return r;
 }
 
@@ -491,7 +543,7 @@ static double expect(calcsolve *sv, calc_state *s, double alpha)
 			return -1;
 	} else {
 		if (!n)
-			n = placements(s, moves);
+			n = placements(sv, s, moves);
 		for (int i = 0; i < n && v < 1; i++) {
 			calc_state c = *s;
 			calc_play_unturned(&c, moves[i]);

@@ -32,6 +32,8 @@ typedef struct {
 	bool chances;      /* the memo holds calcsolve_expect's chances, not
 			    * a run's lost positions (whose slots hold no
 			    * value) */
+	uint64_t reorder;  /* calcsolve_restarts: the draws that reorder the
+			    * hand's placements (0: the greedy rule's order) */
 } calcsolve;
 
 enum { CALCSOLVE_LOST = 0, CALCSOLVE_WON = 1, CALCSOLVE_UNKNOWN = -1 };
@@ -47,6 +49,12 @@ void calcsolve_free(calcsolve *sv);
  * run starts with an empty memo (the lost positions are of one stock
  * order). */
 int calcsolve_run(calcsolve *sv, const calc_state *s, uint64_t budget, int *move);
+/* As calcsolve_run (MOVE aside), the BUDGET split over RUNS searches of
+ * S: the first tries the hand's placements in the greedy rule's order,
+ * each later one with that order perturbed at random (a draw fixed by S
+ * and its stock). The positions proven lost carry over from one search
+ * to the next. With no budget, or one run, it is calcsolve_run. */
+int calcsolve_restarts(calcsolve *sv, const calc_state *s, uint64_t budget, int runs);
 
 /* The position's hash as the solvers remember it: the foundations, the
  * stock's next index and the waste piles as a multiset (they are

@@ -307,6 +307,57 @@ static void test_seeded_deal_solver_line_wins(void)
 	calcsolve_free(&eager);
 }
 
+/* The positions of seeded deals 1..40 after greedy play down to 16 cards
+ * unseen: sampled orders as best's endgame solves them. */
+static int restart_positions(calc_state *out)
+{
+	int n = 0;
+	for (uint64_t g = 1; g <= 40; g++) {
+		uint8_t d[52];
+		rng rd;
+		rng_stream(&rd, 1, g);
+		calc_shuffle(0, &rd, d);
+		calc_deal(&out[n], 0, d);
+		while (!calc_over(&out[n]) && out[n].ncards - out[n].next > 16)
+			calc_play(&out[n], calc_greedy_move(&out[n]));
+		n += !calc_over(&out[n]);
+	}
+	return n;
+}
+
+static void test_solver_restarts(void)
+{
+	/* Short runs in perturbed orders: whatever they settle, the search
+	 * without a budget settles the same way; within one budget they win
+	 * more positions than one run does; and their draws are fixed by the
+	 * position. */
+	calcsolve a, b;
+	calcsolve_init(&a, 16, false);
+	calcsolve_init(&b, 16, false);
+	calc_state pos[40];
+	int n = restart_positions(pos), once = 0, runs = 0, agree = 1;
+	for (int i = 0; i < n; i++) {
+		int r1 = calcsolve_run(&a, &pos[i], 500, NULL);
+		int r2 = calcsolve_restarts(&b, &pos[i], 500, 20);
+		uint64_t nodes = b.nodes;
+		if (r1 >= 0 || r2 >= 0) {
+			int full = calcsolve_run(&a, &pos[i], 0, NULL);
+			agree &= (r1 < 0 || r1 == full) && (r2 < 0 || r2 == full);
+		}
+		agree &= calcsolve_restarts(&b, &pos[i], 500, 20) == r2 && b.nodes == nodes;
+		once += r1 == CALCSOLVE_WON;
+		runs += r2 == CALCSOLVE_WON;
+	}
+	CHECK(n == 40 && agree, "restarts settle as the full search does (%d positions)", n);
+	CHECK(once == 13 && runs == 15, "within 500 positions, one run wins %d, 20 runs %d", once,
+	      runs);
+	calc_state s = deal(DOWN, 0);
+	CHECK(calcsolve_restarts(&b, &s, 1000, 20) == CALCSOLVE_UNKNOWN && b.nodes == 1000,
+	      "DOWN: the runs share the budget and give up");
+	calcsolve_free(&a);
+	calcsolve_free(&b);
+}
+
 /* chance_endgame() after the 7 in hand went to each of W1-W4, its
  * replacement not yet turned. */
 static void chance_endgame_after(calc_state after[4])
@@ -1230,6 +1281,7 @@ static const unit_test tests[] = {
 	UNIT_TEST(greedy_placement),
 	UNIT_TEST(endgame_bound_and_swap),
 	UNIT_TEST(seeded_deal_solver_line_wins),
+	UNIT_TEST(solver_restarts),
 	UNIT_TEST(unseen_order_chances),
 	UNIT_TEST(chance_node_mean_and_cut),
 	UNIT_TEST(simple_tree_waits_for_unseen_card),
