@@ -587,7 +587,10 @@ success, 0 cards left"
 	run bash -c "playout -g calc -n 1 --policy simple --level 2 --width 3 | cut -d, -f4 | tail -1"
 	assert_output "simple:2x3"
 	run bash -c "playout -g calc -n 1 --policy best | cut -d, -f4 | tail -1"
-	assert_output "best:128+15/20x32/12/8/6"
+	assert_output "best:128+15/20x256/12/8/6"
+	# 256 sampled orders in the standard game unless --samples says.
+	run bash -c "playout -g calc -n 1 --policy best --samples 32 --playouts 2 --rounds 0 --exact 0 --exact-all 0 --hold 0 | cut -d, -f4 | tail -1"
+	assert_output "best:2/20x32/0/0/0"
 	# Three piles: 64 cascade rollouts by default; --no-cascade keeps the
 	# 64, and the last of --cascade and --no-cascade counts. --rounds 0
 	# drops the +R.
