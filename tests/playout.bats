@@ -595,13 +595,13 @@ success, 0 cards left"
 	# 64, and the last of --cascade and --no-cascade counts. --rounds 0
 	# drops the +R.
 	run bash -c "playout -g calc -n 1 --policy best --variant three-piles --endgame 0 --exact 0 --exact-all 0 --hold 0 | cut -d, -f4 | tail -1"
-	assert_output "best:64+15/0x32/0/0/0/c"
+	assert_output "best:64+15/0x256/0/0/0/c"
 	run bash -c "playout -g calc -n 1 --policy best --variant three-piles,no-foundations --playouts 2 --endgame 0 --exact 0 --exact-all 0 --hold 0 | cut -d, -f4 | tail -1"
 	assert_output "best:2+15/0x32/0/0/0/c"
 	run bash -c "playout -g calc -n 1 --policy best --variant three-piles --no-cascade --playouts 2 --rounds 0 --endgame 0 --exact 0 --exact-all 0 --hold 0 | cut -d, -f4 | tail -1"
-	assert_output "best:2/0x32/0/0/0"
+	assert_output "best:2/0x256/0/0/0"
 	run bash -c "playout -g calc -n 1 --policy best --variant three-piles --no-cascade --cascade --playouts 2 --rounds 0 --endgame 0 --exact 0 --exact-all 0 --hold 0 | cut -d, -f4 | tail -1"
-	assert_output "best:2/0x32/0/0/0/c"
+	assert_output "best:2/0x256/0/0/0/c"
 	run bash -c "playout -g calc -n 1 --policy best --variant no-foundations --playouts 2 --rounds 0 --endgame 0 --exact 0 --exact-all 0 --hold 0 | cut -d, -f4 | tail -1"
 	assert_output "best:2/0x32/0/0/0"
 	# Rest is never 1.

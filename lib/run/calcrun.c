@@ -384,14 +384,14 @@ static int run(run_opts *c)
 	/* Best's rollouts per leaf and round, not playouts per move, and up
 	 * to fifteen rounds more for the close choices; with three piles 64
 	 * rollouts that play the cascade, which win more there within the
-	 * same second. The standard game's sampled orders race on up to 256
-	 * orders, which fits its second; the variants keep 32, where more
-	 * was not measured (tests/bench/NOTES.md). */
+	 * same second. The sampled orders race on up to 256 orders, which
+	 * fits the second; without foundations, whose games take longest,
+	 * up to 32 (tests/bench/NOTES.md). */
 	bool three = o->variant & CALC_THREE;
 	if (o->player.kind == CALCPLAY_BEST && !given(o, "playouts"))
 		o->player.playouts = three ? 64 : 128;
 	if (o->player.kind == CALCPLAY_BEST && !given(o, "samples"))
-		o->player.samples = o->variant ? 32 : 256;
+		o->player.samples = o->variant & CALC_NOFOUND ? 32 : 256;
 	if (o->player.kind == CALCPLAY_BEST && !given(o, "rounds"))
 		o->player.rounds = 15;
 	if (o->player.kind == CALCPLAY_BEST && three && !given(o, "cascade") && !given(o, "no-cascade"))
@@ -484,8 +484,7 @@ const playoutgame calcrun_game = {
 		 "      --endgame E       best: from E cards unseen on (default 20; 0: never),\n"
 		 "                        choose among the moves by solving sampled orders\n"
 		 "      --samples K       best: orders sampled per move there, at most\n"
-		 "                        (default 256; 32 with three piles or no\n"
-		 "                        foundations)\n"
+		 "                        (default 256; 32 with no-foundations)\n"
 		 "      --exact U         best: from U cards unseen on (default 8; 0: never),\n"
 		 "                        choose by exact search over the unseen cards'\n"
 		 "                        orders, as a player who cannot see them\n"
