@@ -441,47 +441,52 @@ static void run_start(calcsolve *sv, uint64_t budget, bool forget)
 	sv->budget = budget;
 }
 
-int calcsolve_run(calcsolve *sv, const calc_state *s, uint64_t budget, int *move)
-{
-	calc_state c = *s;
-	int first = -1;
-	run_start(sv, budget, true);
-	sv->chances = false;
-	calc_turn(&c);
-	int r = search(sv, &c, &first);
-	if (move)
-		*move = r == CALCSOLVE_WON ? first : -1;
-	return r;
-}
-
 /* Backtracking search's cost has a long tail: a search that has not
  * settled a position within a few dozen positions often needs thousands,
  * because one early misstep hides the win under a large lost subtree,
  * while the same search in another order finds the win at once. Many
  * short runs in perturbed orders settle more positions than one long run
- * in the likeliest order, in fewer positions (tests/bench/NOTES.md). */
-int calcsolve_restarts(calcsolve *sv, const calc_state *s, uint64_t budget, int runs)
+ * in the likeliest order, in fewer positions (tests/bench/NOTES.md). So a
+ * search is RUNS runs of S, each within an equal share of BUDGET (no
+ * budget: one run without a limit), the first in the greedy rule's order
+ * and each later one perturbed by draws fixed by S and its stock. */
+static int search_runs(calcsolve *sv, const calc_state *s, uint64_t budget, int runs, int *move)
 {
-	if (!budget || runs <= 1)
-		return calcsolve_run(sv, s, budget, NULL);
-	calc_state c0 = *s;
-	uint64_t each = budget / (uint64_t)runs, seed = calcsolve_hash(s);
-	if (!each)
+	if (!budget || runs < 1)
+		runs = 1;
+	uint64_t each = budget / (uint64_t)runs, seed = 0;
+	if (budget && !each)
 		each = 1;
-	for (int j = s->next; j < s->ncards; j++)
-		seed = rng_mix64(seed ^ s->stock[j]);
-	int r = CALCSOLVE_UNKNOWN;
+	if (runs > 1) {
+		seed = calcsolve_hash(s);
+		for (int j = s->next; j < s->ncards; j++)
+			seed = rng_mix64(seed ^ s->stock[j]);
+	}
+	calc_state c0 = *s;
+	int r = CALCSOLVE_UNKNOWN, first = -1;
 	run_start(sv, 0, true);
 	sv->chances = false;
 	calc_turn(&c0);
 	for (int k = 0; k < runs && r == CALCSOLVE_UNKNOWN; k++) {
 		calc_state c = c0;
-		sv->budget = sv->nodes + each;
+		sv->budget = each ? sv->nodes + each : 0;
 		sv->reorder = k ? rng_mix64(seed + (uint64_t)k) | 1 : 0;
-		r = search(sv, &c, NULL);
+		r = search(sv, &c, &first);
 	}
 	sv->reorder = 0;
+	if (move)
+		*move = r == CALCSOLVE_WON ? first : -1;
 	return r;
+}
+
+int calcsolve_run(calcsolve *sv, const calc_state *s, uint64_t budget, int *move)
+{
+	return search_runs(sv, s, budget, 1, move);
+}
+
+int calcsolve_restarts(calcsolve *sv, const calc_state *s, uint64_t budget, int runs)
+{
+	return search_runs(sv, s, budget, runs, NULL);
 }
 
 static double expect(calcsolve *sv, calc_state *s, double alpha);
