@@ -27,7 +27,9 @@
 # about 3 minutes of CPU); --full runs the seed's settings, 100 deals each
 # unless a setting says SETTING:N (N deals, where 100 would cost too much:
 # a deal takes about 85 s of CPU at mcts:1000000, 5 minutes at 6x20, half
-# an hour at 7x20 and 8x2), about 15 hours of CPU in all without --peek.
+# an hour at 7x20 and 8x2), about 15 hours of CPU in all without --peek;
+# with --peek about 5 (its trees about 3: a minute a deal at 7x50, 8x20
+# and 9x3, a minute and a half at 9x5).
 # --games sets the deals of settings without :N;
 # --badmax-playouts P (default 10000, the seed's) the playouts of the B
 # table; --tree-reward B (default 0.05) is the trees' reward; mcts takes
