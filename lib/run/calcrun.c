@@ -387,15 +387,17 @@ static int run(run_opts *c)
 	 * same second. The sampled orders race on up to 256 orders, which
 	 * fits the second; without foundations, whose games take longest,
 	 * up to 32 (tests/bench/NOTES.md). */
-	bool three = o->variant & CALC_THREE;
-	if (o->player.kind == CALCPLAY_BEST && !given(o, "playouts"))
-		o->player.playouts = three ? 64 : 128;
-	if (o->player.kind == CALCPLAY_BEST && !given(o, "samples"))
-		o->player.samples = o->variant & CALC_NOFOUND ? 32 : 256;
-	if (o->player.kind == CALCPLAY_BEST && !given(o, "rounds"))
-		o->player.rounds = 15;
-	if (o->player.kind == CALCPLAY_BEST && three && !given(o, "cascade") && !given(o, "no-cascade"))
-		o->player.cascade = true;
+	if (o->player.kind == CALCPLAY_BEST) {
+		bool three = o->variant & CALC_THREE;
+		if (!given(o, "playouts"))
+			o->player.playouts = three ? 64 : 128;
+		if (!given(o, "samples"))
+			o->player.samples = o->variant & CALC_NOFOUND ? 32 : 256;
+		if (!given(o, "rounds"))
+			o->player.rounds = 15;
+		if (three && !given(o, "cascade") && !given(o, "no-cascade"))
+			o->player.cascade = true;
+	}
 	check_policy_options(o);
 	/* Level 0 is clairvoyant's greedy line; a tree of no plies has no
 	 * move to choose. */
