@@ -455,6 +455,56 @@ static void test_simple_tree_waits_for_unseen_card(void)
 	calcplay_free(&simple1);
 }
 
+/* The chance of each move of S with its order unseen (exact play), and
+ * whether simple searched to the end (the binary reward) plays one of the
+ * best: there the tree is an expectimax over every move and every unseen
+ * rank. */
+static bool simple_to_the_end_is_best(const calc_state *s, double *chance)
+{
+	int moves[CALC_MAX_MOVES], n = calc_moves(s, moves, true), pick = -1;
+	calc_state after[CALC_MAX_MOVES];
+	double v[CALC_MAX_MOVES], top = 0;
+	for (int i = 0; i < n; i++) {
+		after[i] = *s;
+		calc_play_unturned(&after[i], moves[i]);
+	}
+	calcsolve exact;
+	calcsolve_init(&exact, 16, true);
+	bool solved = calcsolve_expect(&exact, after, n, 0, true, v);
+	calcsolve_free(&exact);
+	calcplay tree = {.kind = CALCPLAY_SIMPLE, .level = 30, .width = 1, .bad = -1};
+	rng r;
+	rng_stream(&r, 2, 0);
+	int m = calcplay_move(&tree, s, &r);
+	calcplay_free(&tree);
+	for (int i = 0; i < n; i++) {
+		top = v[i] > top ? v[i] : top;
+		pick = moves[i] == m ? i : pick;
+	}
+	*chance = pick >= 0 ? v[pick] : -1;
+	return solved && *chance == top;
+}
+
+static void test_simple_tree_to_the_end_is_exact(void)
+{
+	/* F4 wanting 3 7 J 2 6 T A 5 9 K, the 7 in hand, 3 and K unseen; J on
+	 * W4, 6 2 on W2, 9 5 A T on W3, W1 empty. The 7 on any card wins
+	 * surely; on the empty W1, listed first, only if the 3 comes before
+	 * the K. The chance node's children differ by the hand alone: a tree
+	 * that valued every rank as the first (the 3) would take W1. */
+	calc_state s = hand_made((const uint8_t[4]){13, 13, 13, 3}, '7', "3K",
+				 (const char *const[]){"", "62", "95AT", "J"});
+	double chance;
+	CHECK(simple_to_the_end_is_best(&s, &chance) && chance == 1,
+	      "simple to the end: the 7 on a card (%g)", chance);
+	/* The peek test's position, where the best move wins half the
+	 * orders. */
+	s = hand_made((const uint8_t[4]){13, 13, 8, 6}, 'K', "92T",
+		      (const char *const[]){"K5", "7", "A4T", "A6"});
+	CHECK(simple_to_the_end_is_best(&s, &chance) && chance == 0.5,
+	      "simple to the end: a move of chance 1/2, the best (%g)", chance);
+}
+
 static void test_tie_goes_first_or_up(void)
 {
 	/* A K in hand that fits no foundation, a 2 on W1 that F1 wants, 46
@@ -1285,6 +1335,7 @@ static const unit_test tests[] = {
 	UNIT_TEST(unseen_order_chances),
 	UNIT_TEST(chance_node_mean_and_cut),
 	UNIT_TEST(simple_tree_waits_for_unseen_card),
+	UNIT_TEST(simple_tree_to_the_end_is_exact),
 	UNIT_TEST(tie_goes_first_or_up),
 	UNIT_TEST(two_ks_eager_uncovers_ten),
 	UNIT_TEST(nine_must_wait_needs_full_search),
