@@ -424,8 +424,10 @@ static inline void to_foundation(unsigned card, unsigned i, foundations *f, cons
  * (a card put on a pile changes one top; a foundation move recounts), and
  * only the chosen move is decoded. Everything is a local: a byte stored
  * into a pile may alias anything a pointer reaches, which would reload the
- * generator and the counts after every move. */
-void calc_random_playout(calc_state *s, rng *r)
+ * generator and the counts after every move. EAGER draws among the moves
+ * up alone while there are any (their indices skip the piles'), a
+ * constant in each caller. */
+static inline __attribute__((always_inline)) void fast_playout(calc_state *s, rng *r, bool eager)
 {
 	/* A search may hand over a state whose card is not yet turned. */
 	calc_turn(s);
@@ -448,7 +450,12 @@ void calc_random_playout(calc_state *s, rng *r)
 	 * foundations. */
 	while (hand) {
 		unsigned nh = f.count[hand];
-		i = rng_below32(&gen, nh + np + sum);
+		if (!eager)
+			i = rng_below32(&gen, nh + np + sum);
+		else if (nh + sum)
+			i = rng_below32(&gen, nh + sum), i += (i >= nh) * np;
+		else
+			i = rng_below32(&gen, np);
 		steps++;
 		w = i - nh;
 		if (w < np) {
@@ -480,6 +487,16 @@ void calc_random_playout(calc_state *s, rng *r)
 	}
 	*r = gen;
 	playout_end(s, &f, len, hand, next, steps);
+}
+
+void calc_random_playout(calc_state *s, rng *r)
+{
+	fast_playout(s, r, false);
+}
+
+void calc_eager_playout(calc_state *s, rng *r)
+{
+	fast_playout(s, r, true);
 }
 
 int calc_urgency(const calc_state *s, int rank)

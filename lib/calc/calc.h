@@ -152,6 +152,10 @@ int calc_find_unseen(const calc_state *hist, int n, int unseen);
  * the N moves calc_moves lists (not DISTINCT). Turns the next card first
  * if the hand is empty. */
 void calc_random_playout(calc_state *s, rng *r);
+/* The same, eager: while a card can go up, the rng_below32(U)-th of the U
+ * moves up that calc_moves lists; otherwise the hand onto the
+ * rng_below32(P)-th of the P waste piles. */
+void calc_eager_playout(calc_state *s, rng *r);
 /* How many cards foundation play needs before RANK can go up: the fewest
  * over the foundations (0: playable now; 13 if none needs it any more). */
 int calc_urgency(const calc_state *s, int rank);

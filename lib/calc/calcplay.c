@@ -67,30 +67,14 @@ void calcplay_free(calcplay *p)
 	calcsolve_memo_free(&p->memo);
 }
 
-/* A random game from S whose moves up come first: while a card can go to
- * a foundation, one such move (a random one); otherwise a random legal
- * move. Uniformly random playouts almost never win, so a binary reward
- * gives a search no signal until late in the game; these win often enough
- * to tell moves apart from the start. */
-static void eager_playout(calc_state *s, rng *r)
-{
-	calc_turn(s);
-	while (!calc_over(s)) {
-		int moves[CALC_MAX_MOVES], up[CALC_MAX_MOVES], nup = 0;
-		int n = calc_moves(s, moves, false);
-		for (int i = 0; i < n; i++)
-			if (CALC_TO(moves[i]) < 4)
-				up[nup++] = moves[i];
-		calc_play(s, nup ? up[rng_below32(r, (uint32_t)nup)]
-				 : moves[rng_below32(r, (uint32_t)n)]);
-	}
-}
-
-/* S played out to the end by P's playout policy. */
+/* S played out to the end by P's playout policy: uniformly random, or
+ * eager (moves up first). Uniformly random playouts almost never win, so a
+ * binary reward gives a search no signal until late in the game; eager
+ * ones win often enough to tell moves apart from the start. */
 static void play_out(const calcplay *p, calc_state *s, rng *r)
 {
 	if (p->eager)
-		eager_playout(s, r);
+		calc_eager_playout(s, r);
 	else
 		calc_random_playout(s, r);
 }

@@ -865,24 +865,31 @@ static void test_players_blind_to_stock_order(void)
 	      asked);
 }
 
+/* Playout test I's start: a deal of variant I mod 4 from stream (STREAM,
+ * I), some from the middle of a game (I mod 30 greedy moves); *R is left
+ * to draw the playout. */
+static calc_state playout_start(uint64_t stream, int i, rng *r)
+{
+	int v = i & 3;
+	uint8_t deck[52];
+	rng_stream(r, stream, (uint64_t)i);
+	calc_shuffle(v, r, deck);
+	calc_state s;
+	calc_deal(&s, v, deck);
+	for (int k = 0; k < i % 30 && !calc_over(&s); k++)
+		calc_play(&s, calc_greedy_move(&s));
+	return s;
+}
+
 static void test_counting_playout_equals_random_player(void)
 {
 	/* The counting playout makes the random player's moves, draw for draw. */
 	calcplay random = {.kind = CALCPLAY_RANDOM};
 	int differ = 0;
 	for (int i = 0; i < 400; i++) {
-		int v = i & 3;
-		uint8_t deck[52];
 		rng r1, r2;
-		rng_stream(&r1, 9, (uint64_t)i);
-		calc_shuffle(v, &r1, deck);
+		calc_state a = playout_start(9, i, &r1), b = a;
 		r2 = r1;
-		calc_state a, b;
-		calc_deal(&a, v, deck);
-		/* Some start from the middle of a game. */
-		for (int k = 0; k < i % 30 && !calc_over(&a); k++)
-			calc_play(&a, calc_greedy_move(&a));
-		b = a;
 		calc_random_playout(&a, &r1);
 		while (!calc_over(&b))
 			calc_play(&b, calcplay_move(&random, &b, &r2));
@@ -890,6 +897,35 @@ static void test_counting_playout_equals_random_player(void)
 	}
 	calcplay_free(&random);
 	CHECK(!differ, "the counting random playout equals the random player (%d of 400 differ)", differ);
+}
+
+static void test_eager_playout_equals_eager_rule(void)
+{
+	/* The counting eager playout makes the eager rule's moves, draw for
+	 * draw: while a card can go up, a random one of the moves up in
+	 * calc_moves' order; otherwise a random one of the moves listed. */
+	int differ = 0, wins = 0;
+	for (int i = 0; i < 400; i++) {
+		rng r1, r2;
+		calc_state a = playout_start(10, i, &r1), b = a;
+		r2 = r1;
+		calc_eager_playout(&a, &r1);
+		calc_turn(&b);
+		while (!calc_over(&b)) {
+			int moves[CALC_MAX_MOVES], up[CALC_MAX_MOVES], nup = 0;
+			int n = calc_moves(&b, moves, false);
+			for (int k = 0; k < n; k++)
+				if (CALC_TO(moves[k]) < 4)
+					up[nup++] = moves[k];
+			calc_play(&b, nup ? up[rng_below32(&r2, (uint32_t)nup)]
+					  : moves[rng_below32(&r2, (uint32_t)n)]);
+		}
+		differ += memcmp(&a, &b, sizeof a) != 0 || memcmp(&r1, &r2, sizeof r1) != 0;
+		wins += calc_success(&a);
+	}
+	CHECK(!differ && wins > 0,
+	      "the counting eager playout equals the eager rule (%d of 400 differ, %d won)", differ,
+	      wins);
 }
 
 /* Whether calc_shuffle with R rejects a draw (Lemire's method on 16-bit
@@ -1351,6 +1387,7 @@ static const unit_test tests[] = {
 	UNIT_TEST(clairvoyant_searches_each_deal),
 	UNIT_TEST(players_blind_to_stock_order),
 	UNIT_TEST(counting_playout_equals_random_player),
+	UNIT_TEST(eager_playout_equals_eager_rule),
 	UNIT_TEST(batch_random_equals_playout),
 	UNIT_TEST(batch_greedy_equals_playout),
 	UNIT_TEST(greedy_playout_equals_greedy_rule),
