@@ -424,9 +424,8 @@ static inline void to_foundation(unsigned card, unsigned i, foundations *f, cons
  * (a card put on a pile changes one top; a foundation move recounts), and
  * only the chosen move is decoded. Everything is a local: a byte stored
  * into a pile may alias anything a pointer reaches, which would reload the
- * generator and the counts after every move. EAGER draws among the moves
- * up alone while there are any (their indices skip the piles'), a
- * constant in each caller. */
+ * generator and the counts after every move. EAGER (a constant in each
+ * caller) draws among the moves up alone while there are any. */
 static inline __attribute__((always_inline)) void fast_playout(calc_state *s, rng *r, bool eager)
 {
 	/* A search may hand over a state whose card is not yet turned. */
@@ -450,12 +449,16 @@ static inline __attribute__((always_inline)) void fast_playout(calc_state *s, rn
 	 * foundations. */
 	while (hand) {
 		unsigned nh = f.count[hand];
-		if (!eager)
+		if (!eager) {
 			i = rng_below32(&gen, nh + np + sum);
-		else if (nh + sum)
-			i = rng_below32(&gen, nh + sum), i += (i >= nh) * np;
-		else
+		} else if (nh + sum) {
+			/* A move up, numbered as the random draw numbers it:
+			 * the tops' moves come after the hand's NP piles. */
+			i = rng_below32(&gen, nh + sum);
+			i += (i >= nh) * np;
+		} else {
 			i = rng_below32(&gen, np);
+		}
 		steps++;
 		w = i - nh;
 		if (w < np) {
