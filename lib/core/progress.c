@@ -5,20 +5,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "core/util.h"
 
 /* The first line after FIRST seconds, then one every EVERY. */
 static const double FIRST = 0.5, EVERY = 0.25;
-
-static double now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 void progress_format_rate(double x, char *buf, int n)
 {
@@ -52,7 +44,7 @@ void progress_start(progress *p, bool quiet, const char *what, uint64_t total)
 			warn("YOMI_PROGRESS: cannot write %s: %s", file, strerror(errno));
 	}
 	p->on = p->tty || p->fd >= 0;
-	p->start = now();
+	p->start = util_seconds(true);
 	p->next = p->start + FIRST;
 }
 
@@ -71,7 +63,7 @@ static void write_file(progress *p, uint64_t done, double t)
 
 void progress_update(progress *p, uint64_t done)
 {
-	double t = now();
+	double t = util_seconds(true);
 	if (t < p->next)
 		return;
 	p->next = t + EVERY;
@@ -102,7 +94,7 @@ void progress_end(progress *p, uint64_t done)
 {
 	if (!p->on)
 		return;
-	double t = now();
+	double t = util_seconds(true);
 	if (p->fd >= 0) {
 		write_file(p, done, t);
 		close(p->fd);

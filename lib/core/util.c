@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 const char *util_progname = "yomi";
@@ -219,6 +220,13 @@ char *xstrndup(const char *s, size_t n)
 	memcpy(d, s, n);
 	d[n] = '\0';
 	return d;
+}
+
+double util_seconds(bool coarse)
+{
+	struct timespec ts;
+	clock_gettime(coarse ? CLOCK_MONOTONIC_COARSE : CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
 bool util_ends_with(const char *s, const char *suffix)

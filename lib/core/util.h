@@ -66,6 +66,11 @@ char *util_suffixed(const char *name, bool (*taken)(const char *s, void *ctx), v
 
 bool util_ends_with(const char *s, const char *suffix);
 
+/* Seconds on the monotonic clock (CLOCK_MONOTONIC, or its coarse form,
+ * cheaper and a few milliseconds behind): for intervals and deadlines,
+ * never for the time of day. */
+double util_seconds(bool coarse);
+
 /* A temporary file that must not survive the program: removed by die()
  * and by SIGINT/SIGTERM/SIGHUP. At most a few are registered at once. */
 void util_temp_register(const char *path);

@@ -4,7 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "core/carry.h"
@@ -151,13 +150,6 @@ static const char *side_name(int turn)
 static uint64_t stream_of(const positions *ps, size_t i)
 {
 	return ps->from_files ? (uint64_t)(i + 1) : 0;
-}
-
-static double now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
 /* Game ID: whether --both-sides gives black's player to white (the second
@@ -340,9 +332,9 @@ static void run_perft(const othellorun_opts *o, const positions *ps, output *out
 	othello_perft_table *tt = o->hash ? othello_perft_table_new(o->hash) : NULL;
 	for (size_t i = 0; i < ps->n; i++) {
 		for (int d = 1; d <= o->perft; d++) {
-			double t0 = now();
+			double t0 = util_seconds(false);
 			uint64_t n = tt ? othello_perft_hashed(&ps->pos[i], d, tt) : othello_perft(&ps->pos[i], d);
-			double t = now() - t0;
+			double t = util_seconds(false) - t0;
 			row_position(out, ps, i);
 			char buf[64];
 			output_int(out, d);
@@ -417,17 +409,17 @@ static void run_solve(const othellorun_opts *o, const positions *ps, output *out
 		othellosolve_forget(s);
 		if (o->solve == 1) {
 			uint64_t n0 = othellosolve_nodes(s);
-			double t0 = now();
+			double t0 = util_seconds(false);
 			int move, score = othellosolve_best(s, p, &move);
-			solve_row(out, ps, i, move, score, othellosolve_nodes(s) - n0, now() - t0);
+			solve_row(out, ps, i, move, score, othellosolve_nodes(s) - n0, util_seconds(false) - t0);
 		} else {
 			int moves[64], nm = othello_move_list(p, moves);
 			for (int a = 0; a < nm; a++) {
 				uint64_t n0 = othellosolve_nodes(s);
-				double t0 = now();
+				double t0 = util_seconds(false);
 				int score = othellosolve_move(s, p, moves[a]);
 				solve_row(out, ps, i, moves[a], score, othellosolve_nodes(s) - n0,
-					  now() - t0);
+					  util_seconds(false) - t0);
 			}
 		}
 		progress_tick(&pr, i + 1);

@@ -3,7 +3,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "core/util.h"
 
@@ -389,7 +388,7 @@ struct chain_search {
 	rootlist cur, next; /* the root's values: the last completed depth, the one under way */
 	/* Time control. */
 	bool timed, aborted;
-	struct timespec deadline;
+	double deadline; /* util_seconds */
 };
 
 #define TT_BITS 22
@@ -439,12 +438,9 @@ static void prepare(chain_search *s, int depth)
 	}
 }
 
-static bool past_deadline(chain_search *s)
+static bool past_deadline(const chain_search *s)
 {
-	struct timespec now;
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	return now.tv_sec > s->deadline.tv_sec ||
-	       (now.tv_sec == s->deadline.tv_sec && now.tv_nsec >= s->deadline.tv_nsec);
+	return util_seconds(false) >= s->deadline;
 }
 
 static inline bool loses(const chain_search *s, uint32_t w)
@@ -840,11 +836,7 @@ static uint32_t kth_word(const chain_game *g, uint64_t k)
 /* Iterative deepening: the last depth that completed within the time. */
 static void deepen(chain_search *s, chain_game *g, double secs, bool all)
 {
-	clock_gettime(CLOCK_MONOTONIC, &s->deadline);
-	s->deadline.tv_sec += (time_t)secs;
-	s->deadline.tv_nsec += (long)((secs - (double)(time_t)secs) * 1e9);
-	if (s->deadline.tv_nsec >= 1000000000L)
-		s->deadline.tv_sec++, s->deadline.tv_nsec -= 1000000000L;
+	s->deadline = util_seconds(false) + secs;
 	evaluate(s, g, &s->cur, 1, all);
 	for (int depth = 2; depth <= moves_left(g); depth++) {
 		s->timed = true;

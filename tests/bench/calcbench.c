@@ -12,19 +12,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "calc/calc.h"
 #include "calc/calcbatch.h"
+#include "core/util.h"
 
 enum { BATCH = 64 };
-
-static double now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 static void generic_playout(calc_state *s, rng *r)
 {
@@ -48,7 +41,7 @@ int main(int argc, char **argv)
 	static rng gens[BATCH];
 	static calcbatch_outcome res[BATCH];
 	static calc_state states[BATCH];
-	double t0 = now();
+	double t0 = util_seconds(false);
 	for (long i = 0; i < games; i += BATCH) {
 		int n = games - i < BATCH ? (int)(games - i) : BATCH;
 		for (int g = 0; g < n; g++) {
@@ -89,7 +82,7 @@ int main(int argc, char **argv)
 			won += calc_success(&s);
 		}
 	}
-	double t = now() - t0;
+	double t = util_seconds(false) - t0;
 	printf("%ld games in %.3f s: %.0f games/s, %ld won\n", games, t, (double)games / t, won);
 	return 0;
 }

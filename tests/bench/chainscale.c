@@ -8,17 +8,9 @@
  * of a whole greedy game (chain_start to the end, both players). */
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
 
 #include "core/util.h"
 #include "shiritori/chain.h"
-
-static double now(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
 
 int main(int argc, char **argv)
 {
@@ -41,16 +33,16 @@ int main(int argc, char **argv)
 	for (int pass = 0; pass < 2; pass++) {
 		for (int i = 0; i < games; i++) {
 			uint32_t start = (uint32_t)((uint64_t)i * d->nwords / (uint64_t)games);
-			double t0 = now();
+			double t0 = util_seconds(false);
 			chain_start(&g, start);
 			while (g.end == CHAIN_RUNNING) {
 				/* pass 0: greedy both sides; pass 1: lookahead:2 moves first */
 				bool la = pass == 1 && chain_mover(&g) == 1;
 				uint32_t w;
 				classes += g.avail[g.tail];
-				double m0 = now();
+				double m0 = util_seconds(false);
 				bool ok = chain_choose(s, &g, la ? &la2 : &greedy, (uint64_t)i, NULL, &w);
-				t_move[la] += now() - m0;
+				t_move[la] += util_seconds(false) - m0;
 				moves[la]++;
 				if (!ok)
 					chain_stuck(&g);
@@ -58,7 +50,7 @@ int main(int argc, char **argv)
 					chain_play(&g, w);
 			}
 			if (pass == 0)
-				t_games += now() - t0;
+				t_games += util_seconds(false) - t0;
 		}
 	}
 	printf("%u words, %.1f classes a move: greedy %.2f us a move, lookahead:2 %.2f us a move, "

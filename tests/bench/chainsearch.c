@@ -5,17 +5,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "core/util.h"
 #include "shiritori/chain.h"
-
-static double now(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
 
 int main(int argc, char **argv)
 {
@@ -36,16 +28,16 @@ int main(int argc, char **argv)
 		chain_strategy st = {.kind = CHAIN_LOOKAHEAD, .depth = 2, .time = 1.0};
 		chain_trace tr = {0};
 		uint32_t mv;
-		double t0 = now();
+		double t0 = util_seconds(false);
 		chain_choose(s, &g, &st, 1, &tr, &mv);
-		printf("depth completed in 1 s: %d (%.2f s, %llu nodes)\n", tr.depth_done, now() - t0,
+		printf("depth completed in 1 s: %d (%.2f s, %llu nodes)\n", tr.depth_done, util_seconds(false) - t0,
 		       (unsigned long long)chain_search_nodes(s));
 		return 0;
 	}
 	int depth = strcmp(argv[3], "end") == 0 ? CHAIN_DEPTH_END : atoi(argv[3]);
-	double t0 = now();
+	double t0 = util_seconds(false);
 	int64_t v = chain_value(s, &g, depth);
-	double t = now() - t0;
+	double t = util_seconds(false) - t0;
 	uint64_t n = chain_search_nodes(s);
 	printf("value %lld, %llu nodes, %.3f s, %.2f M nodes/s\n", (long long)v, (unsigned long long)n,
 	       t, (double)n / t / 1e6);

@@ -5,16 +5,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "core/util.h"
 #include "othello/othello.h"
-
-static double now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 /* The baseline: shifts with edge masks, direction by direction. */
 static const int plain_shift[8] = {1, -1, 8, -8, 7, -7, 9, -9};
@@ -90,7 +83,7 @@ int main(int argc, char **argv)
 		return 2;
 	long n = atol(argv[2]);
 	long plies = 0;
-	double t0 = now();
+	double t0 = util_seconds(false);
 	if (!strcmp(argv[1], "plain")) {
 		rng r;
 		for (long i = 0; i < n; i++) {
@@ -112,7 +105,7 @@ int main(int argc, char **argv)
 				plies += g[j].plies;
 		}
 	}
-	double t = now() - t0;
+	double t = util_seconds(false) - t0;
 	printf("%ld games in %.3f s: %.0f games/s, %.2f plies/game\n", n, t, (double)n / t,
 	       (double)plies / (double)n);
 	return 0;
