@@ -28,8 +28,8 @@
 # unless a setting says SETTING:N (N deals, where 100 would cost too much:
 # a deal takes about 65 s of CPU at mcts:1000000, under 3 minutes at
 # 6x20, a quarter of an hour at 7x20 and 8x2), about 8 hours of CPU in
-# all without --peek; with --peek about 4 (its trees under 2: half a
-# minute a deal at 7x50, 8x20 and 9x3, about a minute at 9x5).
+# all without --peek; with --peek about 4 (its trees under 2: 30 to 40 s
+# a deal at 7x50, 8x20 and 9x3, under a minute at 9x5).
 # --games sets the deals of settings without :N;
 # --badmax-playouts P (default 10000, the seed's) the playouts of the B
 # table; --tree-reward B (default 0.05) is the trees' reward; mcts takes
