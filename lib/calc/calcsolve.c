@@ -353,7 +353,9 @@ static int eager_play(calc_state *s, int *moves, int **first, bool unturn)
 
 /* Perturbs the N placements OUT (N >= 2) for calcsolve_restarts: at half
  * the positions the first two change places, at a quarter the second and
- * third. */
+ * third. A xorshift64 of its own, not lib/core/rng: one word of the
+ * solver's state and three shifts a position, keyed by the position and
+ * the restart; the draws only have to differ from restart to restart. */
 static void reorder(calcsolve *sv, int *out, int n)
 {
 	uint64_t x = sv->reorder;
