@@ -151,6 +151,64 @@ typedef struct {
 	double loss[AFTER_JUDGES], hit[AFTER_JUDGES];
 } after_score;
 
+/* Where after_replay sends each position of a replayed game. */
+typedef void after_replayed(void *ctx, const calc_state *s, const calc_state *before);
+
+/* Replays every game of PATH (playout's rows with --deals --moves): VISIT
+ * sees each position with the hand turned, before its move, and the
+ * position before that one (NULL at a game's first). */
+static inline void after_replay(const char *path, after_replayed *visit, void *ctx)
+{
+	static calc_state hist[AFTER_MAX_MOVES + 1];
+	int played[AFTER_MAX_MOVES];
+	calcrows rows;
+	calcrows_open(&rows, path);
+	while (calcrows_read(&rows)) {
+		int h = calcrows_replay(&rows, hist, played, AFTER_MAX_MOVES);
+		for (int i = 0; i < h; i++)
+			if (hist[i].hand)
+				visit(ctx, &hist[i], i ? &hist[i - 1] : NULL);
+	}
+	calcrows_close(&rows);
+}
+
+/* after_regret's arguments, as after_replay passes them on. */
+typedef struct {
+	int lo, hi, judges;
+	calcsolve *sv;
+	uint64_t budget;
+	after_judge *judge;
+	void *ctx;
+	after_score *out;
+} after_regret_run;
+
+static inline void after_regret_at(void *ctx, const calc_state *s, const calc_state *before)
+{
+	after_regret_run *a = ctx;
+	calc_state o[AFTER_MAX];
+	int mv[AFTER_MAX], u = after_unseen(s), pick[AFTER_JUDGES] = {0};
+	(void)before;
+	if (u < a->lo || u > a->hi || after_top_fits(s))
+		return;
+	int k = after_options(s, o, mv);
+	if (k < 2)
+		return;
+	double v[AFTER_MAX], top = 0, low = 1;
+	for (int j = 0; j < k; j++) {
+		v[j] = after_chance(a->sv, &o[j], a->budget);
+		top = fmax(top, v[j]);
+		low = fmin(low, v[j]);
+	}
+	a->out->unsolved += low < 0;
+	if (low < 0 || !a->judge(a->ctx, s, o, mv, k, u, pick))
+		return;
+	a->out->choices++;
+	for (int q = 0; q < a->judges; q++) {
+		a->out->loss[q] += top - v[pick[q]];
+		a->out->hit[q] += v[pick[q]] == top;
+	}
+}
+
 /* How well JUDGES judges rank placements where the exact chances are
  * known: over the positions of PATH's games (playout's rows with --deals
  * --moves) at LO to HI unseen with two placements or more and no pile top
@@ -159,38 +217,9 @@ typedef struct {
 static inline void after_regret(const char *path, int lo, int hi, calcsolve *sv, uint64_t budget,
 				int judges, after_judge *judge, void *ctx, after_score *out)
 {
-	static calc_state hist[AFTER_MAX_MOVES + 1];
-	int played[AFTER_MAX_MOVES];
 	*out = (after_score){0};
-	calcrows rows;
-	calcrows_open(&rows, path);
-	while (calcrows_read(&rows)) {
-		int h = calcrows_replay(&rows, hist, played, AFTER_MAX_MOVES);
-		for (int i = 0; i < h; i++) {
-			calc_state *s = &hist[i], o[AFTER_MAX];
-			int mv[AFTER_MAX], u = after_unseen(s), pick[AFTER_JUDGES] = {0};
-			if (!s->hand || u < lo || u > hi || after_top_fits(s))
-				continue;
-			int k = after_options(s, o, mv);
-			if (k < 2)
-				continue;
-			double v[AFTER_MAX], top = 0, low = 1;
-			for (int j = 0; j < k; j++) {
-				v[j] = after_chance(sv, &o[j], budget);
-				top = fmax(top, v[j]);
-				low = fmin(low, v[j]);
-			}
-			out->unsolved += low < 0;
-			if (low < 0 || !judge(ctx, s, o, mv, k, u, pick))
-				continue;
-			out->choices++;
-			for (int q = 0; q < judges; q++) {
-				out->loss[q] += top - v[pick[q]];
-				out->hit[q] += v[pick[q]] == top;
-			}
-		}
-	}
-	calcrows_close(&rows);
+	after_regret_run a = {lo, hi, judges, sv, budget, judge, ctx, out};
+	after_replay(path, after_regret_at, &a);
 }
 
 /* Where after_wander sends each turned position of its games. */

@@ -298,28 +298,31 @@ static void nn_visit(void *ctx, const calc_state *s)
 /* GAMES continuations (after_wander on a reshuffle of the unseen cards)
  * from each position of PATH's games with the hand turned and HI + 1 to
  * HI + 12 cards unseen: positions shaped by the player of PATH. */
+typedef struct {
+	nn_collect *c;
+	long games;
+	rng r;
+} nn_rows;
+
+static void nn_replayed(void *ctx, const calc_state *s, const calc_state *before)
+{
+	nn_rows *a = ctx;
+	int u = after_unseen(s);
+	(void)before;
+	if (u <= a->c->hi || u > a->c->hi + 12)
+		return;
+	for (long g = 0; g < a->games; g++) {
+		calc_state t = *s;
+		calc_resample(&t, &a->r);
+		after_wander(&t, &a->r, nn_visit, a->c);
+	}
+}
+
 static void nn_from_rows(nn_collect *c, const char *path, long games)
 {
-	static calc_state hist[AFTER_MAX_MOVES + 1];
-	int played[AFTER_MAX_MOVES];
-	rng r;
-	rng_seed(&r, 11);
-	calcrows rows;
-	calcrows_open(&rows, path);
-	while (calcrows_read(&rows)) {
-		int h = calcrows_replay(&rows, hist, played, AFTER_MAX_MOVES);
-		for (int i = 0; i < h; i++) {
-			int u = after_unseen(&hist[i]);
-			if (!hist[i].hand || u <= c->hi || u > c->hi + 12)
-				continue;
-			for (long g = 0; g < games; g++) {
-				calc_state t = hist[i];
-				calc_resample(&t, &r);
-				after_wander(&t, &r, nn_visit, c);
-			}
-		}
-	}
-	calcrows_close(&rows);
+	nn_rows a = {.c = c, .games = games};
+	rng_seed(&a.r, 11);
+	after_replay(path, nn_replayed, &a);
 }
 
 /* Trains on the positions of all but a tenth of the games, reporting

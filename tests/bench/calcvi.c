@@ -246,20 +246,17 @@ static void vi_collect(vi_set *sets, const calc_state *s)
 			vi_keep(&sets[after_unseen(&o[i])], &o[i]);
 }
 
+/* Each turned card once: a position whose hand and stock stand as in
+ * the one before (a pile top sent up between) adds nothing. */
+static void vi_replayed(void *ctx, const calc_state *s, const calc_state *before)
+{
+	if (!before || before->hand != s->hand || before->next != s->next)
+		vi_collect(ctx, s);
+}
+
 static void vi_from_rows(vi_set *sets, const char *path)
 {
-	static calc_state hist[AFTER_MAX_MOVES + 1];
-	int played[AFTER_MAX_MOVES];
-	calcrows rows;
-	calcrows_open(&rows, path);
-	while (calcrows_read(&rows)) {
-		int n = calcrows_replay(&rows, hist, played, AFTER_MAX_MOVES);
-		for (int i = 0; i < n; i++)
-			if (hist[i].hand && (i == 0 || hist[i - 1].hand != hist[i].hand ||
-					     hist[i - 1].next != hist[i].next))
-				vi_collect(sets, &hist[i]);
-	}
-	calcrows_close(&rows);
+	after_replay(path, vi_replayed, sets);
 }
 
 static void vi_visit(void *ctx, const calc_state *s)
