@@ -1,6 +1,8 @@
-/* Bounded number parsing, progress, and the statistics accumulator. */
+/* Bounded number parsing, progress, the clock, and the statistics
+ * accumulator. */
 #include <math.h>
 #include <string.h>
+#include <time.h>
 
 #include "unit.h"
 #include "core/progress.h"
@@ -134,9 +136,23 @@ static void test_stats_spread_inexact(void)
 	CHECK(stats_mean(&h) == 3 && stats_var(&h) == 2, "a partial's spread set back");
 }
 
+/* The clock a deadline is kept on: it carries the nanoseconds (a clock of
+ * whole seconds would not move over a 20 ms sleep), never runs back, and
+ * the coarse form keeps within a few ticks of it. */
+static void test_seconds_monotonic(void)
+{
+	double a = util_seconds(false);
+	nanosleep(&(struct timespec){.tv_nsec = 20000000}, NULL);
+	double b = util_seconds(false), c = util_seconds(true), d = util_seconds(false);
+	CHECK(b - a >= 0.02 && b - a < 5, "a 20 ms sleep: %g s", b - a);
+	CHECK(d >= b, "never back: %.9f then %.9f", b, d);
+	CHECK(fabs(c - d) < 0.1, "coarse %.9f beside fine %.9f", c, d);
+}
+
 static const unit_test tests[] = {
 	UNIT_TEST(progress_rates_and_times),
 	UNIT_TEST(stats_spread_inexact),
+	UNIT_TEST(seconds_monotonic),
 	UNIT_TEST(i64_accepts_in_range),
 	UNIT_TEST(i64_rejects_out_of_range),
 	UNIT_TEST(i64_rejects_malformed),
