@@ -295,9 +295,7 @@ static void nn_visit(void *ctx, const calc_state *s)
 	}
 }
 
-/* GAMES continuations (after_wander on a reshuffle of the unseen cards)
- * from each position of PATH's games with the hand turned and HI + 1 to
- * HI + 12 cards unseen: positions shaped by the player of PATH. */
+/* nn_from_rows's arguments, as after_replay passes them on. */
 typedef struct {
 	nn_collect *c;
 	long games;
@@ -318,6 +316,9 @@ static void nn_replayed(void *ctx, const calc_state *s, const calc_state *before
 	}
 }
 
+/* GAMES continuations (after_wander on a reshuffle of the unseen cards)
+ * from each position of PATH's games with the hand turned and HI + 1 to
+ * HI + 12 cards unseen: positions shaped by the player of PATH. */
 static void nn_from_rows(nn_collect *c, const char *path, long games)
 {
 	nn_rows a = {.c = c, .games = games};
