@@ -158,14 +158,22 @@ static inline void words_advance(uint64_t *found, uint64_t *need, unsigned k)
 	*need = (*need & ~(0xFull << 4 * k)) | next << 4 * k;
 }
 
-/* The first of the piles whose top (nibble p of TOPS, 0 for none) a
- * foundation of NEED takes, as 4p, or 16 if none. */
-static inline unsigned words_first_up(uint64_t tops, uint64_t need)
+/* The ranks some foundation of NEED takes, as bits 1..13 (bit 15 for a
+ * complete one, which no card matches; bit 0, no card, is never set). */
+static inline unsigned words_wanted(uint64_t need)
 {
-	uint64_t hit = 0;
-	for (unsigned k = 0; k < 4; k++)
-		hit |= words_zero(tops ^ (need >> 4 * k & 0xF) * 0x1111ull);
-	return hit ? (unsigned)__builtin_ctzll(hit) : 16;
+	return 1u << (need & 0xF) | 1u << (need >> 4 & 0xF) | 1u << (need >> 8 & 0xF) |
+	       1u << (need >> 12 & 0xF);
+}
+
+/* The first of the piles whose top (nibble p of TOPS, 0 for none) is in
+ * WANTED (words_wanted), as 4p, or 16 if none: one bit test a pile where
+ * matching each top against the four needs took sixteen. */
+static inline unsigned words_first_up(uint64_t tops, unsigned wanted)
+{
+	unsigned hit = (wanted >> (tops & 0xF) & 1) | (wanted >> (tops >> 4 & 0xF) & 1) << 1 |
+		       (wanted >> (tops >> 8 & 0xF) & 1) << 2 | (wanted >> (tops >> 12 & 0xF) & 1) << 3;
+	return hit ? 4 * (unsigned)__builtin_ctz(hit) : 16;
 }
 
 /* up_run on the words, from POPS (byte p: the cards off pile p), TOPS
@@ -175,19 +183,22 @@ static inline unsigned words_first_up(uint64_t tops, uint64_t need)
 static unsigned words_up_run(const lane_piles *w, uint32_t pops, uint64_t tops, uint64_t found,
 			     uint64_t need, unsigned hand)
 {
+	unsigned wanted = words_wanted(need);
 	for (unsigned n = 0;; n++) {
-		unsigned p4 = words_first_up(tops, need), k;
+		unsigned p4 = words_first_up(tops, wanted), k;
 		if (p4 < 16) {
 			unsigned p = p4 / 4;
 			k = words_fnd(need, (unsigned)(tops >> p4 & 0xF));
 			pops += 1u << 8 * p;
 			tops = (tops & ~(0xFull << p4)) | (uint64_t)words_top(w, p, pops >> 8 * p & 0xFF) << p4;
-		} else if ((k = words_fnd(need, hand)) < 4) {
+		} else if (wanted >> hand & 1) {
+			k = words_fnd(need, hand);
 			hand = 0;
 		} else {
 			return 2 * n + !hand;
 		}
 		words_advance(&found, &need, k);
+		wanted = words_wanted(need);
 	}
 }
 

@@ -206,6 +206,15 @@ static const sequence_bits *foundation_bits(void)
 	return &t;
 }
 
+/* The ranks face down in S, as bits 1..13. */
+static unsigned unseen_ranks(const calc_state *s)
+{
+	unsigned reach = 0;
+	for (int j = s->next; j < s->ncards; j++)
+		reach |= 1u << s->stock[j];
+	return reach;
+}
+
 /* A bound that proves many positions lost at once. Relax the rules: every
  * face-down card (and the hand) is always within reach, and a card once
  * played to a foundation stays within reach for the others too. Then
@@ -213,14 +222,10 @@ static const sequence_bits *foundation_bits(void)
  * a foundation climbs while some card of the rank it needs is within
  * reach, and a pile top comes off once a foundation has climbed to its
  * rank. Real play can do no more, so if the piles do not all come off
- * here, S is lost. */
-static int hopeless(const calc_state *s)
+ * here, S is lost. UNSEEN: the ranks face down, as bits (unseen_ranks). */
+static int hopeless(const calc_state *s, unsigned unseen)
 {
-	unsigned reach = 0, len[4];
-	for (int j = s->next; j < s->ncards; j++)
-		reach |= 1u << s->stock[j];
-	if (s->hand)
-		reach |= 1u << s->hand;
+	unsigned reach = unseen | (s->hand ? 1u << s->hand : 0), len[4];
 	for (int w = 0; w < s->npiles; w++)
 		len[w] = s->len[w];
 	const sequence_bits *t = foundation_bits();
@@ -415,7 +420,7 @@ static int search(calcsolve *sv, calc_state *s, int *first)
 	/* The bound before the memo: it proves most positions lost, and is
 	 * cheaper than hashing them, so the memo keeps only the positions a
 	 * search proved lost. */
-	if (hopeless(s))
+	if (hopeless(s, sv->unseen[s->next]))
 		return CALCSOLVE_LOST;
 	uint64_t h = calcsolve_hash(s);
 	bool seen;
@@ -469,6 +474,11 @@ static int search_runs(calcsolve *sv, const calc_state *s, uint64_t budget, int 
 	run_start(sv, 0, true);
 	sv->chances = false;
 	calc_turn(&c0);
+	/* The stock's order is fixed for the whole search, so the ranks
+	 * still face down at each stock index are known in advance. */
+	sv->unseen[c0.ncards] = 0;
+	for (int j = c0.ncards - 1; j >= 0; j--)
+		sv->unseen[j] = (uint16_t)(sv->unseen[j + 1] | 1u << c0.stock[j]);
 	for (int k = 0; k < runs && r == CALCSOLVE_UNKNOWN; k++) {
 		calc_state c = c0;
 		sv->budget = each ? sv->nodes + each : 0;
@@ -531,7 +541,7 @@ static double expect(calcsolve *sv, calc_state *s, double alpha)
 		if (-x <= alpha)
 			return alpha;
 	}
-	if (hopeless(s)) {
+	if (hopeless(s, unseen_ranks(s))) {
 		/* Remembered too: other move orders often reach it again. */
 		if (slot) {
 			take(sv, slot, h, seen);

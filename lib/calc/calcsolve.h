@@ -34,6 +34,7 @@ typedef struct {
 			    * value) */
 	uint64_t reorder;  /* calcsolve_restarts: the draws that reorder the
 			    * hand's placements (0: the greedy rule's order) */
+	uint16_t unseen[53]; /* a run's ranks face down from stock index j on */
 } calcsolve;
 
 enum { CALCSOLVE_LOST = 0, CALCSOLVE_WON = 1, CALCSOLVE_UNKNOWN = -1 };
