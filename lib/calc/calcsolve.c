@@ -19,6 +19,7 @@ void calcsolve_init(calcsolve *sv, unsigned log2, bool exact)
 	sv->exact = exact;
 	sv->chances = false;
 	sv->reorder = 0;
+	sv->waits = false;
 }
 
 void calcsolve_forget(calcsolve *sv)
@@ -254,19 +255,61 @@ static int hopeless(const calc_state *s, unsigned unseen)
 	return 0;
 }
 
-static int search(calcsolve *sv, calc_state *s, int *first);
+/* A kept card: the search chose to leave card FROM (0 the hand, 1.. a
+ * pile's top) off foundation K for the rest of this pass of eager play.
+ * KEPT holds a 3-bit field a source, 0 or 1 + K. */
+#define KEEP_MOVE(from) (CALC_MOVE_CODES + (from))
+#define KEEP_FIELD(kept, from) ((kept) >> 3 * (from) & 7)
+
+/* The KEPT field that keeps card FROM of S off the one foundation that
+ * takes it now. */
+static unsigned keep_field(const calc_state *s, int from)
+{
+	int card = from ? s->pile[from - 1][s->len[from - 1] - 1] : s->hand;
+	return (unsigned)(__builtin_ctz(calc_accepting(s, card)) + 1) << 3 * from;
+}
+
+/* Whether some other pile than FROM's (1..; 0 the hand) holds CARD below
+ * its top: a copy that could take the foundation's place if CARD waits. */
+static bool buried_copy(const calc_state *s, int from, int card)
+{
+	for (int w = 0; w < s->npiles; w++) {
+		if (w == from - 1)
+			continue;
+		for (int i = 0; i + 1 < s->len[w]; i++)
+			if (s->pile[w][i] == card)
+				return true;
+	}
+	return false;
+}
+
+static int search(calcsolve *sv, calc_state *s, int *first, unsigned kept);
 
 /* Searches on after each of the N MOVES from S in turn: WON at the first
- * win, else UNKNOWN if any search ran out of budget, else LOST. */
-static int try_moves(calcsolve *sv, const calc_state *s, const int *moves, int n, int *first)
+ * win, else UNKNOWN if any search ran out of budget, else LOST. A kept
+ * card (KEEP_MOVE) goes on in the same position with it added to KEPT,
+ * kept off the foundation it would have gone to. */
+static int try_moves(calcsolve *sv, const calc_state *s, const int *moves, int n, int *first,
+		     unsigned kept)
 {
 	int unknown = 0;
 	for (int i = 0; i < n; i++) {
 		calc_state c = *s;
-		if (first)
-			*first = moves[i];
-		calc_play(&c, moves[i]);
-		int r = search(sv, &c, NULL);
+		int r;
+		if (moves[i] >= CALC_MOVE_CODES) {
+			/* A kept card costs a position of the budget: keeping
+			 * card after card is a search of its own. It is no move,
+			 * so the first move is still to come. */
+			if (sv->budget && sv->nodes >= sv->budget)
+				return CALCSOLVE_UNKNOWN;
+			sv->nodes++;
+			r = search(sv, &c, first, kept | keep_field(s, moves[i] - CALC_MOVE_CODES));
+		} else {
+			if (first)
+				*first = moves[i];
+			calc_play(&c, moves[i]);
+			r = search(sv, &c, NULL, 0);
+		}
 		if (r == CALCSOLVE_WON)
 			return r;
 		unknown |= r == CALCSOLVE_UNKNOWN;
@@ -314,11 +357,15 @@ static unsigned wanted_ranks(const calc_state *s)
  * the hand (a hand card played first could have waited for a copy on a
  * pile to go up, freeing that pile). Stops at a card that two or more
  * foundations want, or that shows on two or more piles: returns how many
- * moves choose between them, in MOVES, else 0. The first move played
+ * moves choose between them, in MOVES, else 0. With WAITS a card whose
+ * rank has a copy buried in another pile is a choice too, of sending it
+ * up or keeping it (KEEP_MOVE): the copy may need the foundation first.
+ * KEPT (KEEP_FIELD) are cards kept in this pass. The first move played
  * goes to **FIRST unless *FIRST is NULL, which it then becomes. With
  * UNTURN no card is turned (calc_play_unturned): once the hand has gone
  * up, the next card is for a chance node to turn. */
-static int eager_play(calc_state *s, int *moves, int **first, bool unturn)
+static int eager_play(calc_state *s, int *moves, int **first, bool unturn, bool waits,
+		      unsigned kept)
 {
 	/* Most tops are wanted by no foundation: one bit test rules them out
 	 * (bit 0, a complete foundation's need, stands for no card). */
@@ -331,7 +378,13 @@ static int eager_play(calc_state *s, int *moves, int **first, bool unturn)
 			i++;
 			continue;
 		}
-		unsigned m = calc_accepting(s, card);
+		unsigned m = calc_accepting(s, card), f = KEEP_FIELD(kept, from);
+		if (f)
+			m &= ~(1u << (f - 1));
+		if (!m) {
+			i++;
+			continue;
+		}
 		if (m & (m - 1)) {
 			int n = 0;
 			for (; m; m &= m - 1)
@@ -342,6 +395,11 @@ static int eager_play(calc_state *s, int *moves, int **first, bool unturn)
 		if (n)
 			return n;
 		int move = CALC_MOVE(from, k);
+		if (waits && !f && (s->hand || s->next < s->ncards) && buried_copy(s, from, card)) {
+			moves[0] = move;
+			moves[1] = KEEP_MOVE(from);
+			return 2;
+		}
 		if (*first) {
 			**first = move;
 			*first = NULL;
@@ -406,12 +464,15 @@ static int placements(calcsolve *sv, const calc_state *s, int *out)
 	return n;
 }
 
-static int search(calcsolve *sv, calc_state *s, int *first)
+/* KEPT: cards kept off a foundation in this pass (eager_play). Under it
+ * the search sees fewer lines than from the position itself, so a loss it
+ * proves is not remembered (a remembered loss still holds for it). */
+static int search(calcsolve *sv, calc_state *s, int *first, unsigned kept)
 {
 	if (!sv->exact) {
-		int choice[4], n = eager_play(s, choice, &first, false);
+		int choice[4], n = eager_play(s, choice, &first, false, sv->waits, kept);
 		if (n)
-			return try_moves(sv, s, choice, n, first);
+			return try_moves(sv, s, choice, n, first, kept);
 		if (!s->hand)
 			return calc_success(s) ? CALCSOLVE_WON : CALCSOLVE_LOST;
 	} else if (calc_over(s)) {
@@ -431,9 +492,9 @@ static int search(calcsolve *sv, calc_state *s, int *first)
 	sv->nodes++;
 	int moves[CALC_MAX_MOVES];
 	int n = sv->exact ? calc_moves(s, moves, true) : placements(sv, s, moves);
-	int r = try_moves(sv, s, moves, n, first);
+	int r = try_moves(sv, s, moves, n, first, 0);
 	/* The search below may have taken the slot found above: probe again. */
-	if (r == CALCSOLVE_LOST)
+	if (r == CALCSOLVE_LOST && !kept)
 		remember_lost(sv, h);
 	return r;
 }
@@ -483,7 +544,7 @@ static int search_runs(calcsolve *sv, const calc_state *s, uint64_t budget, int 
 		calc_state c = c0;
 		sv->budget = each ? sv->nodes + each : 0;
 		sv->reorder = k ? rng_mix64(seed + (uint64_t)k) | 1 : 0;
-		r = search(sv, &c, &first);
+		r = search(sv, &c, &first, 0);
 	}
 	sv->reorder = 0;
 	if (move)
@@ -501,11 +562,11 @@ int calcsolve_restarts(calcsolve *sv, const calc_state *s, uint64_t budget, int 
 	return search_runs(sv, s, budget, runs, NULL);
 }
 
-static double expect(calcsolve *sv, calc_state *s, double alpha);
+static double expect(calcsolve *sv, calc_state *s, double alpha, unsigned kept);
 
 static double expect_turned(void *sv, calc_state *d, double alpha)
 {
-	return expect(sv, d, alpha);
+	return expect(sv, d, alpha, 0);
 }
 
 /* The best chance of winning S over the player's choices (eager-mode
@@ -517,11 +578,11 @@ static double expect_turned(void *sv, calc_state *d, double alpha)
  * with the upper bound it found, negated (-0.0 too: the sign bit tells)
  * and rounded up, which answers only the searches it still cuts. The key
  * takes in the hand, which the stock order no longer fixes. */
-static double expect(calcsolve *sv, calc_state *s, double alpha)
+static double expect(calcsolve *sv, calc_state *s, double alpha, unsigned kept)
 {
 	int moves[CALC_MAX_MOVES], *nofirst = NULL, n = 0;
 	if (!sv->exact) {
-		n = eager_play(s, moves, &nofirst, true);
+		n = eager_play(s, moves, &nofirst, true, sv->waits, kept);
 		if (!n && !s->hand && s->next >= s->ncards)
 			return calc_success(s);
 	} else if (s->hand || s->next >= s->ncards) {
@@ -533,7 +594,9 @@ static double expect(calcsolve *sv, calc_state *s, double alpha)
 	}
 	uint64_t h = (calcsolve_hash(s) + rng_mix64(0xc0ffee00u + s->hand)) | 1;
 	bool seen;
-	uint64_t *slot = probe(sv, h, &seen);
+	/* Under KEPT the position has fewer lines than its own: its chance
+	 * is neither read from the memo nor written to it. */
+	uint64_t *slot = kept ? NULL : probe(sv, h, &seen);
 	if (slot && seen) {
 		float x = sv->value[(slot - sv->key) / 2];
 		if (!signbit(x))
@@ -563,8 +626,12 @@ static double expect(calcsolve *sv, calc_state *s, double alpha)
 			n = placements(sv, s, moves);
 		for (int i = 0; i < n && v < 1; i++) {
 			calc_state c = *s;
-			calc_play_unturned(&c, moves[i]);
-			double w = expect(sv, &c, v > alpha ? v : alpha);
+			unsigned k = 0;
+			if (moves[i] >= CALC_MOVE_CODES)
+				k = kept | keep_field(s, moves[i] - CALC_MOVE_CODES);
+			else
+				calc_play_unturned(&c, moves[i]);
+			double w = expect(sv, &c, v > alpha ? v : alpha, k);
 			if (w < 0)
 				return -1;
 			if (w > v)
@@ -579,7 +646,7 @@ static double expect(calcsolve *sv, calc_state *s, double alpha)
 	else if (x < v)
 		x = nextafterf(x, 1); /* a bound must not shrink */
 	/* The search below may have taken the slot found above: probe again. */
-	slot = probe(sv, h, &seen);
+	slot = kept ? NULL : probe(sv, h, &seen);
 	if (slot) {
 		take(sv, slot, h, seen);
 		sv->value[(slot - sv->key) / 2] = settled ? x : -x;
@@ -598,7 +665,7 @@ bool calcsolve_expect(calcsolve *sv, const calc_state *s, int n, uint64_t budget
 	for (int i = 0; i < n; i++) {
 		calc_state c = s[i];
 		/* Just under the best so far, so that a tie comes back exact. */
-		double x = expect(sv, &c, all ? 0 : top * (1 - 1e-6));
+		double x = expect(sv, &c, all ? 0 : top * (1 - 1e-6), 0);
 		if (x < 0)
 			return false;
 		v[i] = x;

@@ -11,7 +11,10 @@
  * of a card on two piles' tops branch. Eager play is
  * nearly always right but not always (keeping a card down can let a
  * copy further down a pile go up instead), so there WON is a proof and
- * LOST means only that no eager line wins. */
+ * LOST means only that no eager line wins. With waits set, eager play
+ * also tries keeping such a card down, where a copy of its rank lies
+ * below the top of another pile: the lines it adds are the ones that let
+ * the copy take the foundation first. */
 #ifndef YOMI_CALCSOLVE_H
 #define YOMI_CALCSOLVE_H
 
@@ -35,6 +38,8 @@ typedef struct {
 	uint64_t reorder;  /* calcsolve_restarts: the draws that reorder the
 			    * hand's placements (0: the greedy rule's order) */
 	uint16_t unseen[53]; /* a run's ranks face down from stock index j on */
+	bool waits;        /* eager mode: a card may also wait while a copy of
+			    * its rank lies buried in another pile (below) */
 } calcsolve;
 
 enum { CALCSOLVE_LOST = 0, CALCSOLVE_WON = 1, CALCSOLVE_UNKNOWN = -1 };

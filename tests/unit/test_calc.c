@@ -574,6 +574,35 @@ static void test_nine_must_wait_needs_full_search(void)
 	calcsolve_free(&eager);
 }
 
+static void test_waits_let_a_buried_copy_go_first(void)
+{
+	/* The position of nine_must_wait, the stock known: 5 then 7. The 5
+	 * makes F4 want W3's 9 at once, though F2 needs that 9 before the J
+	 * and K covering W4's 9. Eager play sends it up and loses; with
+	 * waits the search may keep it down (W4's 9, buried, is the copy
+	 * that can take F4's place later), and wins. */
+	calcsolve eager, waits;
+	calcsolve_init(&eager, 16, false);
+	calcsolve_init(&waits, 16, false);
+	waits.waits = true;
+	static const char *const wait9[] = {"", "", "9", "9KJ"};
+	calc_state s = hand_made((const uint8_t[]){13, 9, 13, 10}, 'K', "57", wait9);
+	CHECK(calcsolve_run(&eager, &s, 0, NULL) == CALCSOLVE_LOST,
+	      "5 before 7: eager play sends W3's 9 to F4 and loses");
+	int first = -1;
+	CHECK(calcsolve_run(&waits, &s, 0, &first) == CALCSOLVE_WON && calc_legal(&s, first),
+	      "5 before 7: with waits the 9 stays down for F2, and wins (a legal first move)");
+	double v[1];
+	CHECK(calcsolve_expect(&waits, &s, 1, 0, true, v) && v[0] == 1,
+	      "blind, with waits: every order won, as by a search of every move (%g)", v[0]);
+	s = hand_made((const uint8_t[]){13, 9, 13, 10}, 'K', "75", wait9);
+	CHECK(calcsolve_run(&eager, &s, 0, NULL) == CALCSOLVE_WON &&
+		      calcsolve_run(&waits, &s, 0, NULL) == CALCSOLVE_WON,
+	      "7 before 5: both win");
+	calcsolve_free(&eager);
+	calcsolve_free(&waits);
+}
+
 static void test_moves_and_names(void)
 {
 	calc_state s = deal(WIN, 0);
@@ -1374,7 +1403,7 @@ static const unit_test tests[] = {
 	UNIT_TEST(simple_tree_to_the_end_is_exact),
 	UNIT_TEST(tie_goes_first_or_up),
 	UNIT_TEST(two_ks_eager_uncovers_ten),
-	UNIT_TEST(nine_must_wait_needs_full_search),
+	UNIT_TEST(nine_must_wait_needs_full_search), UNIT_TEST(waits_let_a_buried_copy_go_first),
 	UNIT_TEST(moves_and_names),
 	UNIT_TEST(replay),
 	UNIT_TEST(rows),
