@@ -587,23 +587,29 @@ success, 0 cards left"
 	run bash -c "playout -g calc -n 1 --policy simple --level 2 --width 3 | cut -d, -f4 | tail -1"
 	assert_output "simple:2x3"
 	run bash -c "playout -g calc -n 1 --policy best | cut -d, -f4 | tail -1"
-	assert_output "best:128+15/20x256/12/8/6"
+	assert_output "best:128+15/20x256/12/8/6/w"
 	# 256 sampled orders in the standard game unless --samples says.
 	run bash -c "playout -g calc -n 1 --policy best --samples 32 --playouts 2 --rounds 0 --exact 0 --exact-all 0 --hold 0 | cut -d, -f4 | tail -1"
-	assert_output "best:2/20x32/0/0/0"
+	assert_output "best:2/20x32/0/0/0/w"
 	# Three piles: 64 cascade rollouts by default; --no-cascade keeps the
 	# 64, and the last of --cascade and --no-cascade counts. --rounds 0
 	# drops the +R.
 	run bash -c "playout -g calc -n 1 --policy best --variant three-piles --endgame 0 --exact 0 --exact-all 0 --hold 0 | cut -d, -f4 | tail -1"
-	assert_output "best:64+15/0x256/0/0/0/c"
+	assert_output "best:64+15/0x256/0/0/0/c/w"
 	run bash -c "playout -g calc -n 1 --policy best --variant three-piles,no-foundations --playouts 2 --endgame 0 --exact 0 --exact-all 0 --hold 0 | cut -d, -f4 | tail -1"
-	assert_output "best:2+15/0x32/0/0/0/c"
+	assert_output "best:2+15/0x32/0/0/0/c/w"
 	run bash -c "playout -g calc -n 1 --policy best --variant three-piles --no-cascade --playouts 2 --rounds 0 --endgame 0 --exact 0 --exact-all 0 --hold 0 | cut -d, -f4 | tail -1"
-	assert_output "best:2/0x256/0/0/0"
+	assert_output "best:2/0x256/0/0/0/w"
 	run bash -c "playout -g calc -n 1 --policy best --variant three-piles --no-cascade --cascade --playouts 2 --rounds 0 --endgame 0 --exact 0 --exact-all 0 --hold 0 | cut -d, -f4 | tail -1"
-	assert_output "best:2/0x256/0/0/0/c"
+	assert_output "best:2/0x256/0/0/0/c/w"
 	run bash -c "playout -g calc -n 1 --policy best --variant no-foundations --playouts 2 --rounds 0 --endgame 0 --exact 0 --exact-all 0 --hold 0 | cut -d, -f4 | tail -1"
-	assert_output "best:2/0x32/0/0/0"
+	assert_output "best:2/0x32/0/0/0/w"
+	# The exact chances' waits are on unless --no-waits; the last of
+	# --waits and --no-waits counts.
+	run bash -c "playout -g calc -n 1 --policy best --no-waits --playouts 2 --rounds 0 --endgame 0 --exact 0 --exact-all 0 --hold 0 | cut -d, -f4 | tail -1"
+	assert_output "best:2/0x256/0/0/0"
+	run bash -c "playout -g calc -n 1 --policy best --no-waits --waits --playouts 2 --rounds 0 --endgame 0 --exact 0 --exact-all 0 --hold 0 | cut -d, -f4 | tail -1"
+	assert_output "best:2/0x256/0/0/0/w"
 	# Rest is never 1.
 	run bash -c "playout -g calc -n 3000 --policy greedy -q | awk -F, 'NR > 1 && \$6 == 1' | wc -l"
 	assert_output "0"
@@ -654,8 +660,16 @@ success, 0 cards left"
 1,1,standard,clairvoyant:3,1,0,83"
 }
 
-@test "calc: best's searches (holds, sampled orders, exact chances, every move, rounds, cascade and solved rollouts) change its play" {
-	best="playout -g calc --seed 7 --policy best --playouts 8 --rounds 3 --samples 8 -q -n 1"
+@test "calc: best's searches (holds, waits, sampled orders, exact chances, every move, rounds, cascade and solved rollouts) change its play" {
+	best="playout -g calc --seed 7 --policy best --playouts 8 --rounds 3 --samples 8 --no-waits -q -n 1"
+	# Deal 128 is won only when the exact chances let a card wait while a
+	# copy of its rank lies buried in another pile (--waits).
+	run $best --first-game 128 --waits
+	assert_output "game,seed,variant,policy,success,rest,steps
+128,7,standard,best:8+3/20x8/12/8/6/w,1,0,76"
+	run $best --first-game 128
+	assert_output "game,seed,variant,policy,success,rest,steps
+128,7,standard,best:8+3/20x8/12/8/6,0,5,71"
 	# Deal 27 is won only when a card that fits a foundation may wait (--hold).
 	run $best --first-game 27
 	assert_output "game,seed,variant,policy,success,rest,steps
@@ -744,6 +758,8 @@ success, 0 cards left"
 	mcts|--solve-from 8|--solve-from is for --policy best, not mcts
 	simple|--cascade|--cascade is for --policy greedy, best and weighted, not simple
 	mcts|--no-cascade|--no-cascade is for --policy greedy, best and weighted, not mcts
+	greedy|--waits|--waits is for --policy best, not greedy
+	clairvoyant|--no-waits|--no-waits is for --policy best, not clairvoyant
 	best|--solve-from 53|invalid --solve-from '53': expected an integer from 0 to 52
 	best|--playouts 65536 --rounds 16|--playouts 65536 over 17 rounds: best keeps at most 1048576 rollouts a leaf
 	simple|--level 0|--level 0: simple expands at least one ply (1 to 30)
@@ -753,7 +769,7 @@ success, 0 cards left"
 	assert_success
 	run playout --peek
 	assert_failure 2
-	assert_line --index 0 "playout: --policy, --variant, --playouts, --reward, --level, --width, --endgame, --samples, --exact, --exact-all, --hold, --rounds, --solve-from, --peek, --eager, --up-first, --binary-ends, --cascade, --no-cascade and --deals are for --game calc"
+	assert_line --index 0 "playout: --policy, --variant, --playouts, --reward, --level, --width, --endgame, --samples, --exact, --exact-all, --hold, --rounds, --solve-from, --peek, --eager, --up-first, --binary-ends, --cascade, --no-cascade, --waits, --no-waits and --deals are for --game calc"
 }
 
 @test "calc: --eager playouts put cards up first, say so, and give a binary reward a signal" {
@@ -870,18 +886,18 @@ success, 0 cards left"
 	assert_line --index 0 "playout: --black, --white, --per-move, --perft, --hash, --solve, --solve-all, --max-empties, --both-sides and --notation are for --game othello"
 	run playout --policy greedy
 	assert_failure 2
-	assert_line --index 0 "playout: --policy, --variant, --playouts, --reward, --level, --width, --endgame, --samples, --exact, --exact-all, --hold, --rounds, --solve-from, --peek, --eager, --up-first, --binary-ends, --cascade, --no-cascade and --deals are for --game calc"
+	assert_line --index 0 "playout: --policy, --variant, --playouts, --reward, --level, --width, --endgame, --samples, --exact, --exact-all, --hold, --rounds, --solve-from, --peek, --eager, --up-first, --binary-ends, --cascade, --no-cascade, --waits, --no-waits and --deals are for --game calc"
 	run playout --samples 5
 	assert_failure 2
 	run playout --exact 5
 	assert_failure 2
-	assert_line --index 0 "playout: --policy, --variant, --playouts, --reward, --level, --width, --endgame, --samples, --exact, --exact-all, --hold, --rounds, --solve-from, --peek, --eager, --up-first, --binary-ends, --cascade, --no-cascade and --deals are for --game calc"
+	assert_line --index 0 "playout: --policy, --variant, --playouts, --reward, --level, --width, --endgame, --samples, --exact, --exact-all, --hold, --rounds, --solve-from, --peek, --eager, --up-first, --binary-ends, --cascade, --no-cascade, --waits, --no-waits and --deals are for --game calc"
 	run playout --exact-all 5
 	assert_failure 2
-	assert_line --index 0 "playout: --policy, --variant, --playouts, --reward, --level, --width, --endgame, --samples, --exact, --exact-all, --hold, --rounds, --solve-from, --peek, --eager, --up-first, --binary-ends, --cascade, --no-cascade and --deals are for --game calc"
+	assert_line --index 0 "playout: --policy, --variant, --playouts, --reward, --level, --width, --endgame, --samples, --exact, --exact-all, --hold, --rounds, --solve-from, --peek, --eager, --up-first, --binary-ends, --cascade, --no-cascade, --waits, --no-waits and --deals are for --game calc"
 	run playout --hold 5
 	assert_failure 2
-	assert_line --index 0 "playout: --policy, --variant, --playouts, --reward, --level, --width, --endgame, --samples, --exact, --exact-all, --hold, --rounds, --solve-from, --peek, --eager, --up-first, --binary-ends, --cascade, --no-cascade and --deals are for --game calc"
+	assert_line --index 0 "playout: --policy, --variant, --playouts, --reward, --level, --width, --endgame, --samples, --exact, --exact-all, --hold, --rounds, --solve-from, --peek, --eager, --up-first, --binary-ends, --cascade, --no-cascade, --waits, --no-waits and --deals are for --game calc"
 }
 
 @test "a seed of 2^64-1 is written unsigned, for both games" {

@@ -26,8 +26,9 @@ void calcplay_name(const calcplay *p, char *buf, size_t size)
 		char solve[16] = "";
 		if (p->solve_from)
 			snprintf(solve, sizeof solve, "/s%d", p->solve_from);
-		snprintf(buf, size, "best:%u%s/%dx%u/%d/%d/%d%s%s", p->playouts, rounds, p->endgame,
-			 p->samples, p->hold, p->exact, p->exact_all, solve, p->cascade ? "/c" : "");
+		snprintf(buf, size, "best:%u%s/%dx%u/%d/%d/%d%s%s%s", p->playouts, rounds, p->endgame,
+			 p->samples, p->hold, p->exact, p->exact_all, solve, p->cascade ? "/c" : "",
+			 p->waits ? "/w" : "");
 		break;
 	}
 	case CALCPLAY_SIMPLE:
@@ -646,14 +647,18 @@ static int endgame_filter(calcplay *p, const calc_state *s, int *moves, int n, u
 
 /* Best's exact endgame: the chance of winning after each of the N MOVES
  * for a player who knows the unseen cards as a multiset only
- * (calcsolve_expect, over eager lines or with SV in exact mode over all
- * moves). Keeps the moves of the highest chance, in order, and returns
- * their number: 0 when the search would take more than
- * CALCPLAY_EXACT_BUDGET positions, -1 when every move loses. */
-static int exact_filter(calcsolve *sv, bool exact, const calc_state *s, int *moves, int n)
+ * (calcsolve_expect, over eager lines, with WAITS letting a card wait for
+ * a buried copy, or with SV in exact mode over all moves). Keeps the moves
+ * of the highest chance, in order, and returns their number: 0 when the
+ * search would take more than CALCPLAY_EXACT_BUDGET positions, -1 when
+ * every move loses. */
+static int exact_filter(calcsolve *sv, bool exact, bool waits, const calc_state *s, int *moves,
+			int n)
 {
-	if (!sv->key)
+	if (!sv->key) {
 		calcsolve_init(sv, 18, exact);
+		sv->waits = !exact && waits;
+	}
 	calc_state after[CALC_MAX_MOVES];
 	double v[CALC_MAX_MOVES], top = 0;
 	positions_after(s, moves, n, after, NULL);
@@ -760,7 +765,7 @@ static int best_move(calcplay *p, const calc_state *s, rng *r)
 		return moves[0];
 	int kept = 0;
 	if (p->exact_all && unseen <= p->exact_all)
-		kept = exact_filter(&p->all_solver, true, s, moves, n);
+		kept = exact_filter(&p->all_solver, true, false, s, moves, n);
 	if (kept < 0)
 		kept = 0; /* all lose: play on as if the search had failed */
 	if (!kept && !(p->hold && unseen <= p->hold)) {
@@ -775,7 +780,7 @@ static int best_move(calcplay *p, const calc_state *s, rng *r)
 	}
 	uint64_t key = rng_next(r);
 	if (!kept && p->exact && unseen <= p->exact) {
-		kept = exact_filter(&p->exact_solver, false, s, moves, n);
+		kept = exact_filter(&p->exact_solver, false, p->waits, s, moves, n);
 		if (kept < 0)
 			kept = n; /* all lose: the rollouts keep the most cards off the piles */
 	}

@@ -81,6 +81,9 @@ typedef struct {
 	int solve_from;     /* best: a rollout hands over to the eager solver,
 			     * its own order in view, at this many unseen (0:
 			     * greedy plays it to the end) */
+	bool waits;         /* best: its exact chances over eager lines let a
+			     * card wait while a copy of its rank lies buried
+			     * in another pile (calcsolve's waits) */
 	bool cascade;       /* greedy, weighted: the cascade's moves up
 			     * (calc_cascade_move); best: rollouts by it */
 	bool peek;          /* mcts, simple: see the stock's order (a bound, not

@@ -303,6 +303,8 @@ static const struct {
 	{"binary-ends", POLICY(SIMPLE)},
 	{"cascade", POLICY(GREEDY) | POLICY(WEIGHTED) | POLICY(BEST)},
 	{"no-cascade", POLICY(GREEDY) | POLICY(WEIGHTED) | POLICY(BEST)},
+	{"waits", POLICY(BEST)},
+	{"no-waits", POLICY(BEST)},
 };
 #undef POLICY
 #define NPOLICY_OPTIONS (sizeof policy_options / sizeof *policy_options)
@@ -373,6 +375,8 @@ static void option(run_opts *c, const char *name, const char *arg)
 		p->binary_ends = true;
 	} else if (!strcmp(name, "cascade") || !strcmp(name, "no-cascade")) {
 		p->cascade = name[0] == 'c'; /* the last given counts */
+	} else if (!strcmp(name, "waits") || !strcmp(name, "no-waits")) {
+		p->waits = name[0] == 'w';
 	} else if (!strcmp(name, "deals")) {
 		o->deals = true;
 	}
@@ -397,6 +401,8 @@ static int run(run_opts *c)
 			o->player.rounds = 15;
 		if (three && !given(o, "cascade") && !given(o, "no-cascade"))
 			o->player.cascade = true;
+		if (!given(o, "waits") && !given(o, "no-waits"))
+			o->player.waits = true;
 	}
 	check_policy_options(o);
 	/* Level 0 is clairvoyant's greedy line; a tree of no plies has no
@@ -449,6 +455,8 @@ static const struct option options[] = {
 	{"binary-ends", no_argument, NULL, 0},
 	{"cascade", no_argument, NULL, 0},
 	{"no-cascade", no_argument, NULL, 0},
+	{"waits", no_argument, NULL, 0},
+	{"no-waits", no_argument, NULL, 0},
 	{"deals", no_argument, NULL, 0},
 	{NULL, 0, NULL, 0},
 };
@@ -496,6 +504,11 @@ const playoutgame calcrun_game = {
 		 "      --hold H          best: from H cards unseen on (default 12; 0:\n"
 		 "                        never), a card that fits a foundation may also\n"
 		 "                        wait on a pile: every move is a candidate\n"
+		 "      --waits           best: the exact search's eager lines let a card\n"
+		 "                        that fits a foundation wait while a copy of its\n"
+		 "                        rank lies buried in another pile (the default;\n"
+		 "                        label ends /w)\n"
+		 "      --no-waits        best: eager lines send every such card up at once\n"
 		 "      --reward R        mcts and simple: binary (default) or rest:B (B for\n"
 		 "                        two cards left, falling to 0 at 27)\n"
 		 "      --level L         simple: plies expanded (1-30); clairvoyant: levels\n"
