@@ -261,12 +261,13 @@ static int hopeless(const calc_state *s, unsigned unseen)
 #define KEEP_MOVE(from) (CALC_MOVE_CODES + (from))
 #define KEEP_FIELD(kept, from) ((kept) >> 3 * (from) & 7)
 
-/* The KEPT field that keeps card FROM of S off the one foundation that
- * takes it now. */
-static unsigned keep_field(const calc_state *s, int from)
+/* KEPT with the card of KEEP (a KEEP_MOVE of S) added, kept off the one
+ * foundation that takes it now. */
+static unsigned keep_more(const calc_state *s, unsigned kept, int keep)
 {
+	int from = keep - CALC_MOVE_CODES;
 	int card = from ? s->pile[from - 1][s->len[from - 1] - 1] : s->hand;
-	return (unsigned)(__builtin_ctz(calc_accepting(s, card)) + 1) << 3 * from;
+	return kept | (unsigned)(__builtin_ctz(calc_accepting(s, card)) + 1) << 3 * from;
 }
 
 /* Whether some other pile than FROM's (1..; 0 the hand) holds CARD below
@@ -303,7 +304,7 @@ static int try_moves(calcsolve *sv, const calc_state *s, const int *moves, int n
 			if (sv->budget && sv->nodes >= sv->budget)
 				return CALCSOLVE_UNKNOWN;
 			sv->nodes++;
-			r = search(sv, &c, first, kept | keep_field(s, moves[i] - CALC_MOVE_CODES));
+			r = search(sv, &c, first, keep_more(s, kept, moves[i]));
 		} else {
 			if (first)
 				*first = moves[i];
@@ -626,12 +627,11 @@ static double expect(calcsolve *sv, calc_state *s, double alpha, unsigned kept)
 			n = placements(sv, s, moves);
 		for (int i = 0; i < n && v < 1; i++) {
 			calc_state c = *s;
-			unsigned k = 0;
-			if (moves[i] >= CALC_MOVE_CODES)
-				k = kept | keep_field(s, moves[i] - CALC_MOVE_CODES);
-			else
+			bool keep = moves[i] >= CALC_MOVE_CODES;
+			if (!keep)
 				calc_play_unturned(&c, moves[i]);
-			double w = expect(sv, &c, v > alpha ? v : alpha, k);
+			double w = expect(sv, &c, v > alpha ? v : alpha,
+					  keep ? keep_more(s, kept, moves[i]) : 0);
 			if (w < 0)
 				return -1;
 			if (w > v)
