@@ -328,13 +328,16 @@ static bool same_pile(const calc_state *s, int a, int b)
  * the moves of each copy to foundation K, FROM's first, into MOVES and
  * their number; else 0. Which copy goes up decides which pile it
  * uncovers, so it is a choice, not eager play, unless the piles are
- * alike (taking either leaves the same piles). */
-static int copies_on_tops(const calc_state *s, int from, int card, int k, int *moves)
+ * alike (taking either leaves the same piles). A copy KEPT off K is no
+ * choice: its line is the one where it went up instead. */
+static int copies_on_tops(const calc_state *s, int from, int card, int k, int *moves,
+			  unsigned kept)
 {
 	int n = 1;
 	moves[0] = CALC_MOVE(from, k);
 	for (int w = from; w < s->npiles; w++) {
-		if (!s->len[w] || s->pile[w][s->len[w] - 1] != card)
+		if (!s->len[w] || s->pile[w][s->len[w] - 1] != card ||
+		    KEEP_FIELD(kept, w + 1) == (unsigned)k + 1)
 			continue;
 		int i = 0;
 		while (i < n && !same_pile(s, CALC_FROM(moves[i]) - 1, w))
@@ -361,12 +364,14 @@ static unsigned wanted_ranks(const calc_state *s)
  * moves choose between them, in MOVES, else 0. With WAITS a card whose
  * rank has a copy buried in another pile is a choice too, of sending it
  * up or keeping it (KEEP_MOVE): the copy may need the foundation first.
- * KEPT (KEEP_FIELD) are cards kept in this pass. The first move played
+ * *KEPT (KEEP_FIELD) are cards kept in this pass; a source's field
+ * clears when its card goes up elsewhere, since the card under it, or the
+ * hand turned after it, was never kept. The first move played
  * goes to **FIRST unless *FIRST is NULL, which it then becomes. With
  * UNTURN no card is turned (calc_play_unturned): once the hand has gone
  * up, the next card is for a chance node to turn. */
 static int eager_play(calc_state *s, int *moves, int **first, bool unturn, bool waits,
-		      unsigned kept)
+		      unsigned *kept)
 {
 	/* Most tops are wanted by no foundation: one bit test rules them out
 	 * (bit 0, a complete foundation's need, stands for no card). */
@@ -379,7 +384,7 @@ static int eager_play(calc_state *s, int *moves, int **first, bool unturn, bool 
 			i++;
 			continue;
 		}
-		unsigned m = calc_accepting(s, card), f = KEEP_FIELD(kept, from);
+		unsigned m = calc_accepting(s, card), f = KEEP_FIELD(*kept, from);
 		if (f)
 			m &= ~(1u << (f - 1));
 		if (!m) {
@@ -392,7 +397,7 @@ static int eager_play(calc_state *s, int *moves, int **first, bool unturn, bool 
 				moves[n++] = CALC_MOVE(from, __builtin_ctz(m));
 			return n;
 		}
-		int k = __builtin_ctz(m), n = from ? copies_on_tops(s, from, card, k, moves) : 0;
+		int k = __builtin_ctz(m), n = from ? copies_on_tops(s, from, card, k, moves, *kept) : 0;
 		if (n)
 			return n;
 		int move = CALC_MOVE(from, k);
@@ -409,6 +414,7 @@ static int eager_play(calc_state *s, int *moves, int **first, bool unturn, bool 
 			calc_play_unturned(s, move);
 		else
 			calc_play(s, move);
+		*kept &= ~(7u << 3 * from);
 		wanted = wanted_ranks(s);
 		i = 0;
 	}
@@ -471,7 +477,7 @@ static int placements(calcsolve *sv, const calc_state *s, int *out)
 static int search(calcsolve *sv, calc_state *s, int *first, unsigned kept)
 {
 	if (!sv->exact) {
-		int choice[4], n = eager_play(s, choice, &first, false, sv->waits, kept);
+		int choice[4], n = eager_play(s, choice, &first, false, sv->waits, &kept);
 		if (n)
 			return try_moves(sv, s, choice, n, first, kept);
 		if (!s->hand)
@@ -583,7 +589,7 @@ static double expect(calcsolve *sv, calc_state *s, double alpha, unsigned kept)
 {
 	int moves[CALC_MAX_MOVES], *nofirst = NULL, n = 0;
 	if (!sv->exact) {
-		n = eager_play(s, moves, &nofirst, true, sv->waits, kept);
+		n = eager_play(s, moves, &nofirst, true, sv->waits, &kept);
 		if (!n && !s->hand && s->next >= s->ncards)
 			return calc_success(s);
 	} else if (s->hand || s->next >= s->ncards) {

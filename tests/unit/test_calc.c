@@ -603,6 +603,28 @@ static void test_waits_let_a_buried_copy_go_first(void)
 	calcsolve_free(&waits);
 }
 
+static void test_kept_mark_leaves_with_its_card(void)
+{
+	/* F1 wants J Q K, F2 5 7 9 J K, F4 3 7 J; the stock known, T 3 A 9 8.
+	 * W3's top J may stay off F1 (W2 buries a J) and go to F2 once the
+	 * 5, W2's 7 and W1's 9 have gone up; the J under it is another card,
+	 * which waits must judge afresh. A mark kept with the pile, not the
+	 * card, held that J off F1 for the rest of the pass, and the search
+	 * proved lost what the search of every move wins. */
+	calcsolve exact, waits;
+	calcsolve_init(&exact, 16, true);
+	calcsolve_init(&waits, 16, false);
+	waits.waits = true;
+	static const char *const three_js[] = {"T57652K9", "AJ477", "KJJJ", "KKQ"};
+	calc_state s = hand_made((const uint8_t[]){10, 8, 5, 3}, '5', "T3A98", three_js);
+	int first = -1;
+	CHECK(calcsolve_run(&exact, &s, 0, NULL) == CALCSOLVE_WON, "three Js on W3: won");
+	CHECK(calcsolve_run(&waits, &s, 0, &first) == CALCSOLVE_WON && calc_legal(&s, first),
+	      "three Js on W3: with waits won too (a legal first move)");
+	calcsolve_free(&exact);
+	calcsolve_free(&waits);
+}
+
 static void test_moves_and_names(void)
 {
 	calc_state s = deal(WIN, 0);
@@ -1404,6 +1426,7 @@ static const unit_test tests[] = {
 	UNIT_TEST(tie_goes_first_or_up),
 	UNIT_TEST(two_ks_eager_uncovers_ten),
 	UNIT_TEST(nine_must_wait_needs_full_search), UNIT_TEST(waits_let_a_buried_copy_go_first),
+	UNIT_TEST(kept_mark_leaves_with_its_card),
 	UNIT_TEST(moves_and_names),
 	UNIT_TEST(replay),
 	UNIT_TEST(rows),
