@@ -572,9 +572,9 @@ static unsigned pile_score(ranks_v u, int uc, const uint8_t *pile, unsigned len)
  * whose top is needed no sooner than the hand (so
  * cards come off in the order the foundations want them), else an empty
  * pile, else any; within each kind the pile that covers the fewest cards
- * needed sooner than the hand, the first on ties. Counting every covered
- * card, not just the top, is what matters: it wins about twice as many
- * deals as the tightest fit over the top alone (tests/bench/NOTES.md). */
+ * needed sooner than the hand, the first on ties. Every covered card
+ * counts, not just the top: each one needed sooner is a card the pile
+ * holds back until the hand has gone (tests/bench/NOTES.md). */
 static unsigned greedy_pile(ranks_v u, unsigned hand, const uint8_t (*pile)[52], const uint8_t *len,
 			    unsigned np)
 {

@@ -175,8 +175,7 @@ void calc_greedy_playout_to(calc_state *s, int unseen);
 /* The weighted rule: waste tops and the hand go up as greedy sends them;
  * otherwise the hand goes to the pile of the highest weighted score over
  * features of the pile and the hand (calc.c, weights in calcweights.h,
- * fitted by `make calc-tables`). Stronger than greedy as a player and as
- * best's rollouts. */
+ * fitted by `make calc-tables` to the games it wins). */
 int calc_weighted_move(const calc_state *s);
 /* Plays weighted moves to the end (turning the next card first if the
  * hand is empty). */
@@ -190,8 +189,8 @@ void calc_weighted_playout_with(calc_state *s, const float *weights);
  * are open, each is played and followed by the moves up it lets through
  * (the plain rules' way), and the one that lets the most through is
  * taken, then one that leaves the hand gone up, then the first the plain
- * rules would play. Either rule wins about 1.7 times as many deals so,
- * at about half the speed (tests/bench/NOTES.md). */
+ * rules would play: which top goes up decides which cards it uncovers,
+ * and the plain rules' first choice often strands the rest. */
 int calc_cascade_move(const calc_state *s, bool weighted);
 /* Plays the cascade's moves to the end, or with UNSEEN 0 or more stopped
  * as calc_greedy_playout_to stops. */

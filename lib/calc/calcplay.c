@@ -390,7 +390,7 @@ static void leaf_set_init(leaf_set *L, const calc_state *s, int move, size_t cap
 	*L = (leaf_set){.cap = cap};
 	L->leaf = xmalloc((size_t)most * sizeof *L->leaf);
 	L->rank = xmalloc((size_t)most * sizeof *L->rank);
-	if (!calc_play_unturned(&c, move) || c.next >= c.ncards) {
+	if (!calc_play_unturned(&c, move)) {
 		L->w[0] = 1;
 		leaf_add(L, &c, 0);
 	} else {
@@ -747,10 +747,11 @@ static int rollout_choice(calcplay *p, const calc_state *s, const int *moves, in
  * card up seldom blocks anything, and the search that could tell would
  * be too big), unless at most p->hold cards are unseen, where the
  * searches below can tell; at most p->exact cards unseen, exact_filter over eager
- * lines keeps the best of them; failing that (too big a search, or every
- * move lost), at most p->endgame cards unseen, endgame_filter keeps the
- * candidates that score most on sampled orders. The rest is decided by
- * rollout_choice. */
+ * lines keeps the best of them, or all of them when every line loses (the
+ * rollouts then choose the move that keeps the most cards off the piles);
+ * failing that (too big a search), at most p->endgame cards unseen,
+ * endgame_filter keeps the candidates that score most on sampled orders.
+ * The rest is decided by rollout_choice. */
 static int best_move(calcplay *p, const calc_state *s, rng *r)
 {
 	int moves[CALC_MAX_MOVES];

@@ -232,13 +232,14 @@ static run_opts *create(void)
 	return &o->common;
 }
 
-/* Adds the comma-separated variants of ARG to *V. */
+/* Adds the variants of ARG, separated by commas or by '+' as the variant
+ * column writes them, to *V. */
 static void parse_variant(const char *arg, int *v)
 {
 	static const char *const names[] = {"standard", "no-foundations", "three-piles", NULL};
 	static const int flags[] = {0, CALC_NOFOUND, CALC_THREE};
 	char *copy = xstrdup(arg), *save = NULL;
-	for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save))
+	for (char *t = strtok_r(copy, ",+", &save); t; t = strtok_r(NULL, ",+", &save))
 		*v |= flags[cli_choice("--variant", t, names)];
 	free(copy);
 }
@@ -472,15 +473,15 @@ const playoutgame calcrun_game = {
 		 "      --policy P        random (default), greedy, weighted, mcts, simple,\n"
 		 "                        best, or clairvoyant (sees the stock's order: a\n"
 		 "                        bound on any player, not a player)\n"
-		 "      --variant V       no-foundations, three-piles (comma-separated or\n"
-		 "                        repeated; default standard)\n"
+		 "      --variant V       no-foundations, three-piles (joined by ',' or '+',\n"
+		 "                        or repeated; default standard)\n"
 		 "      --deals           add each game's deck (column deck, top first), which\n"
 		 "                        playout -g calc reads back to replay the deal\n"
 		 "      --playouts N      mcts: playouts per move (default 10000); best:\n"
 		 "                        rollouts per leaf of its two-ply search in each\n"
 		 "                        round of its race (default 128; 64 with three piles)\n"
 		 "      --rounds R        best: up to R more rounds for the moves not yet\n"
-		 "                        surely behind or surely equal (default 15)\n"
+		 "                        surely behind or surely equal (0-63, default 15)\n"
 		 "      --cascade         greedy and weighted: where two or more moves up are\n"
 		 "                        open, play the one that lets the most moves up\n"
 		 "                        follow (label :cascade); best: rollouts by that\n"
@@ -509,8 +510,8 @@ const playoutgame calcrun_game = {
 		 "                        rank lies buried in another pile (the default;\n"
 		 "                        label ends /w)\n"
 		 "      --no-waits        best: eager lines send every such card up at once\n"
-		 "      --reward R        mcts and simple: binary (default) or rest:B (B for\n"
-		 "                        two cards left, falling to 0 at 27)\n"
+		 "      --reward R        mcts and simple: binary (default) or rest:B (B, 0\n"
+		 "                        to 1, for two cards left, falling to 0 at 27)\n"
 		 "      --level L         simple: plies expanded (1-30); clairvoyant: levels\n"
 		 "                        of nested search over greedy lines (0-30; default 3)\n"
 		 "      --width W         simple: playouts per leaf (default 5)\n"
