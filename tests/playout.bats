@@ -871,6 +871,9 @@ success, 0 cards left"
 	run playout -g calc --variant easy
 	assert_failure 2
 	assert_line --index 0 "playout: invalid --variant 'easy': expected one of standard, no-foundations, three-piles"
+	run playout -g calc --variant ,+
+	assert_failure 2
+	assert_line --index 0 "playout: invalid --variant ',+': expected one of standard, no-foundations, three-piles"
 	run playout -g calc --policy mcts --reward rest:2
 	assert_failure 2
 	assert_line --index 0 "playout: invalid --reward rest:B '2': expected a number from 0 to 1"

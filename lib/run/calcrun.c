@@ -239,8 +239,11 @@ static void parse_variant(const char *arg, int *v)
 	static const char *const names[] = {"standard", "no-foundations", "three-piles", NULL};
 	static const int flags[] = {0, CALC_NOFOUND, CALC_THREE};
 	char *copy = xstrdup(arg), *save = NULL;
-	for (char *t = strtok_r(copy, ",+", &save); t; t = strtok_r(NULL, ",+", &save))
+	int n = 0;
+	for (char *t = strtok_r(copy, ",+", &save); t; t = strtok_r(NULL, ",+", &save), n++)
 		*v |= flags[cli_choice("--variant", t, names)];
+	if (!n)
+		cli_choice("--variant", arg, names); /* a list naming none: refused whole */
 	free(copy);
 }
 
