@@ -286,6 +286,23 @@ static bool buried_copy(const calc_state *s, int from, int card)
 
 static int search(calcsolve *sv, calc_state *s, int *first, unsigned kept);
 
+/* *D = *S but for the bytes past each pile's cards, which no search
+ * reads (calc_play writes a card before a pile grows over it): the
+ * solvers copy a position per move, and most of a whole copy is the
+ * piles' empty room. The first 16 bytes of a pile cover nearly every
+ * pile of a game still to be won. */
+static void copy_position(calc_state *d, const calc_state *s)
+{
+	memcpy(d, s, offsetof(calc_state, pile));
+	for (int w = 0; w < s->npiles; w++) {
+		memcpy(d->pile[w], s->pile[w], 16);
+		if (s->len[w] > 16)
+			memcpy(d->pile[w] + 16, s->pile[w] + 16, sizeof d->pile[w] - 16);
+	}
+	d->steps = s->steps;
+	d->variant = s->variant;
+}
+
 /* Searches on after each of the N MOVES from S in turn: WON at the first
  * win, else UNKNOWN if any search ran out of budget, else LOST. A kept
  * card (KEEP_MOVE) goes on in the same position with it added to KEPT,
@@ -295,8 +312,9 @@ static int try_moves(calcsolve *sv, const calc_state *s, const int *moves, int n
 {
 	int unknown = 0;
 	for (int i = 0; i < n; i++) {
-		calc_state c = *s;
+		calc_state c;
 		int r;
+		copy_position(&c, s);
 		if (moves[i] >= CALC_MOVE_CODES) {
 			/* A kept card costs a position of the budget: keeping
 			 * card after card is a search of its own. It is no move,
@@ -632,8 +650,9 @@ static double expect(calcsolve *sv, calc_state *s, double alpha, unsigned kept)
 		if (!n)
 			n = placements(sv, s, moves);
 		for (int i = 0; i < n && v < 1; i++) {
-			calc_state c = *s;
+			calc_state c;
 			bool keep = moves[i] >= CALC_MOVE_CODES;
+			copy_position(&c, s);
 			if (!keep)
 				calc_play_unturned(&c, moves[i]);
 			double w = expect(sv, &c, v > alpha ? v : alpha,
