@@ -781,7 +781,7 @@ success, 0 cards left"
 1,1,standard,clairvoyant:1,0,23,60"
 	run playout --peek
 	assert_failure 2
-	assert_line --index 0 "playout: --policy, --variant, --playouts, --reward, --level, --width, --endgame, --samples, --exact, --exact-all, --hold, --rounds, --solve-from, --peek, --eager, --up-first, --binary-ends, --cascade, --no-cascade, --waits, --no-waits and --deals are for --game calc"
+	assert_line --index 0 "playout: --policy, --variant, --playouts, --reward, --level, --width, --endgame, --samples, --exact, --exact-all, --hold, --rounds, --solve-from, --peek, --eager, --up-first, --binary-ends, --per-card, --cascade, --no-cascade, --waits, --no-waits and --deals are for --game calc"
 }
 
 @test "calc: --eager playouts put cards up first, say so, and give a binary reward a signal" {
@@ -838,6 +838,28 @@ success, 0 cards left"
 		run playout -g calc --policy $p --binary-ends
 		assert_failure 2
 		assert_line --index 0 "playout: --binary-ends is for --policy simple, not $p"
+	done
+}
+
+@test "calc: --per-card gives simple's chance nodes a subtree a card, says so, and only there" {
+	# Seeded deal 16 at level 3, width 2: a subtree for each unseen card
+	# (the seed's simpletree) draws three or four times the playouts per
+	# rank that one subtree a rank does, and here wins where that loses.
+	run playout -g calc --first-game 16 --policy simple --level 3 --width 2 --reward rest:0.05 --eager --up-first
+	assert_output "game,seed,variant,policy,success,rest,steps
+16,1,standard,simple:3x2:eager:upfirst,0,17,74"
+	run playout -g calc --first-game 16 --policy simple --level 3 --width 2 --reward rest:0.05 --eager --up-first --per-card
+	assert_output "game,seed,variant,policy,success,rest,steps
+16,1,standard,simple:3x2:eager:upfirst:percard,1,0,92"
+	run bash -c "playout -g calc -n 1 --policy simple --level 1 --width 1 --per-card --binary-ends | cut -d, -f4 | tail -1"
+	assert_output "simple:1x1:binends:percard"
+	run playout -g calc --policy simple --per-card --peek
+	assert_failure 2
+	assert_line --index 0 "playout: --per-card is for chance nodes, and --peek has none"
+	for p in random greedy weighted mcts best clairvoyant; do
+		run playout -g calc --policy $p --per-card
+		assert_failure 2
+		assert_line --index 0 "playout: --per-card is for --policy simple, not $p"
 	done
 }
 
@@ -903,18 +925,18 @@ success, 0 cards left"
 	assert_line --index 0 "playout: --black, --white, --per-move, --perft, --hash, --solve, --solve-all, --max-empties, --both-sides and --notation are for --game othello"
 	run playout --policy greedy
 	assert_failure 2
-	assert_line --index 0 "playout: --policy, --variant, --playouts, --reward, --level, --width, --endgame, --samples, --exact, --exact-all, --hold, --rounds, --solve-from, --peek, --eager, --up-first, --binary-ends, --cascade, --no-cascade, --waits, --no-waits and --deals are for --game calc"
+	assert_line --index 0 "playout: --policy, --variant, --playouts, --reward, --level, --width, --endgame, --samples, --exact, --exact-all, --hold, --rounds, --solve-from, --peek, --eager, --up-first, --binary-ends, --per-card, --cascade, --no-cascade, --waits, --no-waits and --deals are for --game calc"
 	run playout --samples 5
 	assert_failure 2
 	run playout --exact 5
 	assert_failure 2
-	assert_line --index 0 "playout: --policy, --variant, --playouts, --reward, --level, --width, --endgame, --samples, --exact, --exact-all, --hold, --rounds, --solve-from, --peek, --eager, --up-first, --binary-ends, --cascade, --no-cascade, --waits, --no-waits and --deals are for --game calc"
+	assert_line --index 0 "playout: --policy, --variant, --playouts, --reward, --level, --width, --endgame, --samples, --exact, --exact-all, --hold, --rounds, --solve-from, --peek, --eager, --up-first, --binary-ends, --per-card, --cascade, --no-cascade, --waits, --no-waits and --deals are for --game calc"
 	run playout --exact-all 5
 	assert_failure 2
-	assert_line --index 0 "playout: --policy, --variant, --playouts, --reward, --level, --width, --endgame, --samples, --exact, --exact-all, --hold, --rounds, --solve-from, --peek, --eager, --up-first, --binary-ends, --cascade, --no-cascade, --waits, --no-waits and --deals are for --game calc"
+	assert_line --index 0 "playout: --policy, --variant, --playouts, --reward, --level, --width, --endgame, --samples, --exact, --exact-all, --hold, --rounds, --solve-from, --peek, --eager, --up-first, --binary-ends, --per-card, --cascade, --no-cascade, --waits, --no-waits and --deals are for --game calc"
 	run playout --hold 5
 	assert_failure 2
-	assert_line --index 0 "playout: --policy, --variant, --playouts, --reward, --level, --width, --endgame, --samples, --exact, --exact-all, --hold, --rounds, --solve-from, --peek, --eager, --up-first, --binary-ends, --cascade, --no-cascade, --waits, --no-waits and --deals are for --game calc"
+	assert_line --index 0 "playout: --policy, --variant, --playouts, --reward, --level, --width, --endgame, --samples, --exact, --exact-all, --hold, --rounds, --solve-from, --peek, --eager, --up-first, --binary-ends, --per-card, --cascade, --no-cascade, --waits, --no-waits and --deals are for --game calc"
 }
 
 @test "a seed of 2^64-1 is written unsigned, for both games" {

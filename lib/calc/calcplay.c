@@ -32,9 +32,10 @@ void calcplay_name(const calcplay *p, char *buf, size_t size)
 		break;
 	}
 	case CALCPLAY_SIMPLE:
-		snprintf(buf, size, "simple:%dx%d%s%s%s%s", p->level, p->width,
+		snprintf(buf, size, "simple:%dx%d%s%s%s%s%s", p->level, p->width,
 			 p->eager ? ":eager" : "", p->up_first ? ":upfirst" : "",
-			 p->binary_ends ? ":binends" : "", p->peek ? ":peek" : "");
+			 p->binary_ends ? ":binends" : "", p->per_card ? ":percard" : "",
+			 p->peek ? ":peek" : "");
 		break;
 	case CALCPLAY_CLAIRVOYANT: snprintf(buf, size, "clairvoyant:%d", p->level); break;
 	case CALCPLAY_GREEDY:
@@ -192,8 +193,28 @@ static double simple_turned(void *ctx, calc_state *d, double alpha)
 	return simple_value(n->p, d, n->level, n->r, NULL);
 }
 
+/* simple's chance node with per_card: the mean over the unseen cards of
+ * the value after turning each, as the seed's simpletree lists the cards
+ * it can turn. The same mean as one subtree per rank weighed by its
+ * copies, but each copy's subtree draws its own playouts, and the maxima
+ * below are taken on each copy's, so the noise and the value differ. */
+static double simple_each_card(const calcplay *p, const calc_state *c, int level, rng *r)
+{
+	double sum = 0;
+	for (int j = c->next; j < c->ncards; j++) {
+		calc_state d = *c;
+		uint8_t card = d.stock[j];
+		d.stock[j] = d.stock[d.next];
+		d.stock[d.next] = card;
+		calc_turn(&d);
+		sum += simple_value(p, &d, level, r, NULL);
+	}
+	return sum / (c->ncards - c->next);
+}
+
 /* The seed's fixed-depth tree: LEVEL plies expanded (a turned card is a
- * ply), chance nodes averaged over the unseen cards, decision nodes
+ * ply), chance nodes averaged over the unseen cards (one subtree a rank
+ * weighed by its copies, or with per_card one a card), decision nodes
  * maximised, WIDTH random playouts at each leaf. */
 static double simple_value(const calcplay *p, calc_state *c, int level, rng *r, int *best)
 {
@@ -206,7 +227,9 @@ static double simple_value(const calcplay *p, calc_state *c, int level, rng *r, 
 		return sum / p->width;
 	}
 	if (!c->hand && c->next < c->ncards)
-		return calc_next_card_mean(c, 0, simple_turned, &(simple_node){p, level - 1, r});
+		return p->per_card ? simple_each_card(p, c, level - 1, r)
+				   : calc_next_card_mean(c, 0, simple_turned,
+							 &(simple_node){p, level - 1, r});
 	int moves[CALC_MAX_MOVES];
 	int n = tree_moves(p, c, moves);
 	double best_v = -1;

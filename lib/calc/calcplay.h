@@ -94,6 +94,8 @@ typedef struct {
 			     * card on a foundation first (ties go to them) */
 	bool binary_ends;   /* simple: a game over inside the tree scores 1 or 0,
 			     * not the shaped reward (the seed's simpletree) */
+	bool per_card;      /* simple: a chance node has a subtree for each card
+			     * unseen, not for each rank (the seed's simpletree) */
 	mcts_tree tree;
 	calcsolve solver;   /* best, set up on first use */
 	calcsolve exact_solver, all_solver;

@@ -305,6 +305,7 @@ static const struct {
 	{"eager", POLICY(MCTS) | POLICY(SIMPLE)},
 	{"up-first", POLICY(MCTS) | POLICY(SIMPLE)},
 	{"binary-ends", POLICY(SIMPLE)},
+	{"per-card", POLICY(SIMPLE)},
 	{"cascade", POLICY(GREEDY) | POLICY(WEIGHTED) | POLICY(BEST)},
 	{"no-cascade", POLICY(GREEDY) | POLICY(WEIGHTED) | POLICY(BEST)},
 	{"waits", POLICY(BEST)},
@@ -377,6 +378,8 @@ static void option(run_opts *c, const char *name, const char *arg)
 		p->up_first = true;
 	} else if (!strcmp(name, "binary-ends")) {
 		p->binary_ends = true;
+	} else if (!strcmp(name, "per-card")) {
+		p->per_card = true;
 	} else if (!strcmp(name, "cascade") || !strcmp(name, "no-cascade")) {
 		p->cascade = name[0] == 'c'; /* the last given counts */
 	} else if (!strcmp(name, "waits") || !strcmp(name, "no-waits")) {
@@ -413,6 +416,9 @@ static int run(run_opts *c)
 	 * move to choose. */
 	if (o->player.kind == CALCPLAY_SIMPLE && o->player.level < 1)
 		die_usage("--level 0: simple expands at least one ply (1 to 30)");
+	/* A peeking tree turns the true next card: it has no chance nodes. */
+	if (o->player.per_card && o->player.peek)
+		die_usage("--per-card is for chance nodes, and --peek has none");
 	if (o->player.kind == CALCPLAY_BEST &&
 	    (uint64_t)o->player.playouts * (uint64_t)(1 + o->player.rounds) > CALCPLAY_MAX_ROLLOUTS)
 		die_usage("--playouts %u over %d rounds: best keeps at most %d rollouts a leaf",
@@ -457,6 +463,7 @@ static const struct option options[] = {
 	{"eager", no_argument, NULL, 0},
 	{"up-first", no_argument, NULL, 0},
 	{"binary-ends", no_argument, NULL, 0},
+	{"per-card", no_argument, NULL, 0},
 	{"cascade", no_argument, NULL, 0},
 	{"no-cascade", no_argument, NULL, 0},
 	{"waits", no_argument, NULL, 0},
@@ -529,6 +536,9 @@ const playoutgame calcrun_game = {
 		 "      --binary-ends     simple: a game that ends inside the tree scores 1\n"
 		 "                        or 0, as the seed's tree, not by --reward (label\n"
 		 "                        :binends)\n"
+		 "      --per-card        simple: a chance node has a subtree for each\n"
+		 "                        card unseen, as the seed's tree, not one for each\n"
+		 "                        rank weighed by its copies (label :percard)\n"
 		 "      --peek            mcts and simple: the tree and the playouts turn\n"
 		 "                        the stock in its true order (label :peek): a bound\n"
 		 "                        that sees the stock, not a player; the seed's\n"
