@@ -6,8 +6,8 @@
 # the same seeded deals; and success.png, success against playouts with and
 # without --peek, with intervals.
 #
-#   pipelines/calc-success.sh [--full] [--peek] [--uniform] [--up-first] [--games N]
-#       [--seed S] [--playouts "1000 10000"] [--trees "4x20 5x20"]
+#   pipelines/calc-success.sh [--full] [--peek] [--uniform] [--up-first] [--per-card]
+#       [--games N] [--seed S] [--playouts "1000 10000"] [--trees "4x20 5x20"]
 #       [--badmax "0 0.05 0.1"] [--badmax-playouts P] [--tree-reward B]
 #       [-j JOBS] [-o DIR]
 #
@@ -21,15 +21,20 @@
 # win, and with them the seed's figures are out of reach; --uniform runs
 # them all the same. --up-first gives every tree the option of that name
 # (ties go to moves that put a card up; the seed's text does not show its
-# order). --peek prints the trees and B for players that see the
-# stock's order (a bound, not a player). The mcts series is always run both
-# ways, for the plot. The default is a quick look (20 deals a setting,
-# about 3 minutes of CPU); --full runs the seed's settings, 100 deals each
-# unless a setting says SETTING:N (N deals, where 100 would cost too much:
-# a deal takes about 65 s of CPU at mcts:1000000, under 3 minutes at
-# 6x20, a quarter of an hour at 7x20 and 8x2), about 8 hours of CPU in
-# all without --peek; with --peek about 4 (its trees under 2: 30 to 40 s
-# a deal at 7x50, 8x20 and 9x3, under a minute at 9x5).
+# order). --per-card gives the trees a subtree for each unseen card at a
+# chance node, as the seed's simpletree lists the cards it can turn, in
+# place of one a rank weighed by its copies: the same mean, less noise, and
+# 5 times the CPU at level 4, 13 at level 6, more with each level (not
+# with --peek, whose trees have no chance nodes). --peek prints the trees
+# and B for players that see the stock's order (a bound, not a player).
+# The mcts series is always run both ways, for the plot. The default is a
+# quick look (20 deals a setting, about 3 minutes of CPU); --full runs
+# the seed's settings, 100 deals each unless a setting says SETTING:N (N
+# deals, where 100 would cost too much: a deal takes about 65 s of CPU
+# at mcts:1000000, under 3 minutes at 6x20, a quarter of an hour at 7x20
+# and 8x2), about 8 hours of CPU in all without --peek; with --peek about
+# 4 (its trees under 2: 30 to 40 s a deal at 7x50, 8x20 and 9x3, under a
+# minute at 9x5).
 # --games sets the deals of settings without :N;
 # --badmax-playouts P (default 10000, the seed's) the playouts of the B
 # table; --tree-reward B (default 0.05) is the trees' reward; mcts takes
@@ -39,7 +44,7 @@
 set -euo pipefail
 . "$(dirname "$(readlink -f "$0")")/common.sh"
 
-games=20 seed=1 peek=0 eager=--eager upfirst= full=0 playouts= trees= badmax= bplayouts=10000
+games=20 seed=1 peek=0 eager=--eager upfirst= percard= full=0 playouts= trees= badmax= bplayouts=10000
 tree_reward=0.05 jobs=$(nproc) out=
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -47,6 +52,7 @@ while [ $# -gt 0 ]; do
 	--peek) peek=1; shift ;;
 	--uniform) eager=; shift ;;
 	--up-first) upfirst=--up-first; shift ;;
+	--per-card) percard=--per-card; shift ;;
 	--badmax-playouts) yomi_need "$@"; bplayouts=$2; shift 2 ;;
 	--games) yomi_need "$@"; games=$2; shift 2 ;;
 	--seed) yomi_need "$@"; seed=$2; shift 2 ;;
@@ -77,11 +83,16 @@ fi
 yomi_positive "$yomi_me" --games "$games"
 yomi_positive "$yomi_me" -j "$jobs"
 yomi_positive "$yomi_me" --badmax-playouts "$bplayouts"
+if [ "$peek" = 1 ] && [ -n "$percard" ]; then
+	echo "$yomi_me: --per-card is for chance nodes, and --peek has none" >&2
+	exit 2
+fi
 yomi_workdir "$out"
 mode=hidden kind=uniform
 [ "$peek" = 1 ] && mode=peek
 [ -n "$eager" ] && kind=eager
 ties=; [ -n "$upfirst" ] && ties=", moves up first"
+cards=; [ -n "$percard" ] && cards=", a subtree a card"
 peek_flag=; [ "$peek" = 1 ] && peek_flag=--peek
 
 # The seed's figures (successes of 100 deals unless /N), by setting.
@@ -132,7 +143,7 @@ for t in $trees; do yomi_positive "$yomi_me" "deals of tree:${t%%:*}" "$(deals "
 	for t in $trees; do
 		lw=${t%%:*}
 		row "tree:$lw" "$(deals "$t")" --policy simple --level "${lw%x*}" --width "${lw#*x}" \
-			--reward "rest:$tree_reward" --binary-ends $eager $upfirst $peek_flag | sed 's/^tree:\([0-9]*\)x/\1,/'
+			--reward "rest:$tree_reward" --binary-ends $eager $upfirst $percard $peek_flag | sed 's/^tree:\([0-9]*\)x/\1,/'
 	done
 } > "$out/trees.csv"
 {
@@ -171,7 +182,7 @@ rm -f "$out/peek.dat" "$out/hidden.dat" "$out/gnuplot.log"
 echo "success against playouts per move (mcts, binary reward, $kind playouts$ties), peek and hidden:"
 cat "$out/playouts.csv"
 echo
-echo "success against level and width (simple tree, rest:$tree_reward, ends 1 or 0, $kind playouts$ties, $mode):"
+echo "success against level and width (simple tree, rest:$tree_reward, ends 1 or 0, $kind playouts$ties$cards, $mode):"
 cat "$out/trees.csv"
 echo
 echo "success against the shaped reward's B (mcts, $bplayouts playouts, $kind$ties, $mode; 0 is binary):"

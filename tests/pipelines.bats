@@ -542,6 +542,17 @@ mcts:50,1,0.6666666666666666,"
 	assert_line "success against the shaped reward's B (mcts, 20 playouts, eager, moves up first, hidden; 0 is binary):"
 	run bash -c "playout -g calc -n 2 --policy mcts --playouts 300 --eager --up-first | summarize count rate:success=1 mean:rest"
 	assert_equal "$(grep '^hidden,300,' cu/playouts.csv)" "hidden,300,-,$(tail -1 <<<"$output")"
+	# --per-card: the trees' chance nodes a subtree a card, said in the
+	# heading; refused with --peek, whose trees have none.
+	run "$TOP/pipelines/calc-success.sh" --per-card --games 2 --playouts 20 --trees 2x2 \
+		--badmax 0 --badmax-playouts 20 -j 2 -o cp
+	assert_success
+	assert_line "success against level and width (simple tree, rest:0.05, ends 1 or 0, eager playouts, a subtree a card, hidden):"
+	run bash -c "playout -g calc -n 2 --policy simple --level 2 --width 2 --reward rest:0.05 --binary-ends --eager --per-card | summarize count rate:success=1 mean:rest"
+	assert_equal "$(grep '^2,2,' cp/trees.csv)" "2,2,-,$(tail -1 <<<"$output")"
+	run "$TOP/pipelines/calc-success.sh" --per-card --peek -o cz
+	assert_failure 2
+	assert_output "calc-success.sh: --per-card is for chance nodes, and --peek has none"
 	run "$TOP/pipelines/calc-success.sh" --trees 2x2:0 -o cz
 	assert_failure 2
 	assert_output "calc-success.sh: deals of tree:2x2 wants a positive number"
