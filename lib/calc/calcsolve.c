@@ -366,13 +366,11 @@ static int copies_on_tops(const calc_state *s, int from, int card, int k, int *m
 	return n > 1 ? n : 0;
 }
 
-/* The ranks some foundation accepts now, as bits 1..13. */
-static unsigned wanted_ranks(const calc_state *s)
+/* The ranks the foundations accept, NEED[k] for Fk+1 (0 when complete),
+ * as bits 1..13. */
+static unsigned wanted_ranks(const uint8_t need[4])
 {
-	unsigned w = 0;
-	for (int k = 0; k < 4; k++)
-		w |= 1u << calc_need(k, s->found[k]);
-	return w & ~1u;
+	return (1u << need[0] | 1u << need[1] | 1u << need[2] | 1u << need[3]) & ~1u;
 }
 
 /* Plays at once each card that one foundation wants, waste tops before
@@ -391,18 +389,27 @@ static unsigned wanted_ranks(const calc_state *s)
 static int eager_play(calc_state *s, int *moves, int **first, bool unturn, bool waits,
 		      unsigned *kept)
 {
+	/* Each source's card (0 for none) and each foundation's need, kept up
+	 * to date move by move: a move changes its own source, the hand (by
+	 * turning) and one foundation. */
+	uint8_t top[5], need[4];
+	top[0] = s->hand;
+	for (int w = 0; w < s->npiles; w++)
+		top[w + 1] = s->len[w] ? s->pile[w][s->len[w] - 1] : 0;
+	for (int k = 0; k < 4; k++)
+		need[k] = calc_needs[k][s->found[k]];
 	/* Most tops are wanted by no foundation: one bit test rules them out
 	 * (bit 0, a complete foundation's need, stands for no card). */
-	unsigned wanted = wanted_ranks(s);
+	unsigned wanted = wanted_ranks(need);
 	for (int i = 0; i <= s->npiles;) {
-		int from = i < s->npiles ? i + 1 : 0;
-		int card = from ? (s->len[from - 1] ? s->pile[from - 1][s->len[from - 1] - 1] : 0)
-				: s->hand;
+		int from = i < s->npiles ? i + 1 : 0, card = top[from];
 		if (!(wanted >> card & 1)) {
 			i++;
 			continue;
 		}
-		unsigned m = calc_accepting(s, card), f = KEEP_FIELD(*kept, from);
+		unsigned m = 0, f = KEEP_FIELD(*kept, from);
+		for (int k = 0; k < 4; k++)
+			m |= (unsigned)(need[k] == card) << k;
 		if (f)
 			m &= ~(1u << (f - 1));
 		if (!m) {
@@ -415,7 +422,11 @@ static int eager_play(calc_state *s, int *moves, int **first, bool unturn, bool 
 				moves[n++] = CALC_MOVE(from, __builtin_ctz(m));
 			return n;
 		}
-		int k = __builtin_ctz(m), n = from ? copies_on_tops(s, from, card, k, moves, *kept) : 0;
+		/* A copy on a later top makes it a choice (copies_on_tops). */
+		int k = __builtin_ctz(m), copy = 0;
+		for (int w = from; from && w < s->npiles; w++)
+			copy |= top[w + 1] == card;
+		int n = copy ? copies_on_tops(s, from, card, k, moves, *kept) : 0;
 		if (n)
 			return n;
 		int move = CALC_MOVE(from, k);
@@ -432,8 +443,14 @@ static int eager_play(calc_state *s, int *moves, int **first, bool unturn, bool 
 			calc_play_unturned(s, move);
 		else
 			calc_play(s, move);
+		if (from) {
+			int w = from - 1;
+			top[from] = s->len[w] ? s->pile[w][s->len[w] - 1] : 0;
+		}
+		top[0] = s->hand;
+		need[k] = calc_needs[k][s->found[k]];
 		*kept &= ~(7u << 3 * from);
-		wanted = wanted_ranks(s);
+		wanted = wanted_ranks(need);
 		i = 0;
 	}
 	return 0;
