@@ -111,12 +111,6 @@ void calc_format_deck(const uint8_t *deck, int n, char *out)
 	out[n] = '\0';
 }
 
-void calc_turn(calc_state *s)
-{
-	if (!s->hand && s->next < s->ncards)
-		s->hand = s->stock[s->next++];
-}
-
 double calc_next_card_mean(const calc_state *s, double alpha,
 			   double (*value)(void *ctx, calc_state *turned, double alpha), void *ctx)
 {
@@ -226,39 +220,6 @@ bool calc_legal(const calc_state *s, int move)
 	return false;
 }
 
-static void check_cards(const calc_state *s);
-
-/* MOVE without the turn that follows it. */
-static void place(calc_state *s, int move)
-{
-	int from = CALC_FROM(move), to = CALC_TO(move);
-	int card;
-	if (from == 0) {
-		card = s->hand;
-		s->hand = 0;
-	} else {
-		card = s->pile[from - 1][--s->len[from - 1]];
-	}
-	if (to < 4)
-		s->found[to]++;
-	else
-		s->pile[to - 4][s->len[to - 4]++] = (uint8_t)card;
-	s->steps++;
-}
-
-void calc_play(calc_state *s, int move)
-{
-	place(s, move);
-	calc_turn(s);
-	calc_check(s);
-}
-
-bool calc_play_unturned(calc_state *s, int move)
-{
-	place(s, move);
-	check_cards(s);
-	return !s->hand && s->next < s->ncards;
-}
 
 bool calc_over(const calc_state *s)
 {
@@ -1002,11 +963,9 @@ void calc_resample(calc_state *s, rng *r)
 	shuffle16(u, n, r);
 }
 
-/* calc_check's count of the cards: a search's position may have the hand
- * empty with cards face down. */
-static void check_cards(const calc_state *s)
-{
 #ifdef YOMI_DEBUG
+void calc_check_cards(const calc_state *s)
+{
 	int count[14] = {0};
 	if (s->npiles != 3 && s->npiles != 4)
 		die("calc: internal error: %d waste piles", s->npiles);
@@ -1026,18 +985,12 @@ static void check_cards(const calc_state *s)
 	for (int r = 1; r <= 13; r++)
 		if (count[r] != 4)
 			die("calc: internal error: %d cards of rank %c", count[r], calc_rank_char(r));
-#else
-	(void)s;
-#endif
 }
 
 void calc_check(const calc_state *s)
 {
-	check_cards(s);
-#ifdef YOMI_DEBUG
+	calc_check_cards(s);
 	if (!s->hand && s->next < s->ncards)
 		die("calc: internal error: the hand is empty with cards in the stock");
-#else
-	(void)s;
-#endif
 }
+#endif

@@ -94,16 +94,66 @@ const char *calc_deal_text(calc_state *s, const char *variant, const char *deck)
  * empty waste piles after the first are left out (they are alike). */
 int calc_moves(const calc_state *s, int *out, bool distinct);
 bool calc_legal(const calc_state *s, int move);
-/* Plays a legal move; turns the next card when the hand is empty. */
-void calc_play(calc_state *s, int move);
+
+/* Debug builds (YOMI_DEBUG): dies if S breaks an invariant (cards lost or
+ * duplicated, a foundation out of sequence, a bad length); calc_check_cards
+ * counts the cards only, for a search's position whose hand is empty with
+ * cards face down. Nothing in other builds: the moves below are inline,
+ * since the solvers and playouts make tens of millions a second. */
+#ifdef YOMI_DEBUG
+void calc_check(const calc_state *s);
+void calc_check_cards(const calc_state *s);
+#else
+static inline void calc_check(const calc_state *s)
+{
+	(void)s;
+}
+static inline void calc_check_cards(const calc_state *s)
+{
+	(void)s;
+}
+#endif
+
 /* Turns the next stock card when the hand is empty (calc_play does). */
-void calc_turn(calc_state *s);
+static inline void calc_turn(calc_state *s)
+{
+	if (!s->hand && s->next < s->ncards)
+		s->hand = s->stock[s->next++];
+}
+/* MOVE without the turn that follows it. */
+static inline void calc_place(calc_state *s, int move)
+{
+	int from = CALC_FROM(move), to = CALC_TO(move), card;
+	if (from == 0) {
+		card = s->hand;
+		s->hand = 0;
+	} else {
+		card = s->pile[from - 1][--s->len[from - 1]];
+	}
+	if (to < 4)
+		s->found[to]++;
+	else
+		s->pile[to - 4][s->len[to - 4]++] = (uint8_t)card;
+	s->steps++;
+}
+/* Plays a legal move; turns the next card when the hand is empty. */
+static inline void calc_play(calc_state *s, int move)
+{
+	calc_place(s, move);
+	calc_turn(s);
+	calc_check(s);
+}
 /* For searches that branch on the next card: plays MOVE but leaves face
  * down the card calc_play would turn, and returns whether that left the
  * hand empty with cards face down (a chance node is due). That covers a
  * pile's move made while the hand is empty (it went up earlier in the
  * search), after which calc_play would turn a card too. */
-bool calc_play_unturned(calc_state *s, int move);
+static inline bool calc_play_unturned(calc_state *s, int move)
+{
+	calc_place(s, move);
+	calc_check_cards(s);
+	return !s->hand && s->next < s->ncards;
+}
 /* A chance node for searches: the mean of VALUE over the next card (S's
  * hand is empty and cards are unseen), one call per unseen rank with that
  * rank turned, weighed by its copies. Values lie in [0, 1], which allows
@@ -207,8 +257,5 @@ void calc_resample(calc_state *s, rng *r);
 int calc_unseen_by_rank(const calc_state *s, uint8_t out[52]);
 void calc_shuffle_unseen(uint8_t *cards, int n, rng *r);
 
-/* Debug builds (YOMI_DEBUG): dies if S breaks an invariant (cards lost or
- * duplicated, a foundation out of sequence, a bad length). */
-void calc_check(const calc_state *s);
 
 #endif
