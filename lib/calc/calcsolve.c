@@ -389,24 +389,26 @@ static unsigned wanted_ranks(const uint8_t need[4])
 static int eager_play(calc_state *s, int *moves, int **first, bool unturn, bool waits,
 		      unsigned *kept)
 {
-	/* Each source's card (0 for none) and each foundation's need, kept up
-	 * to date move by move: a move changes its own source, the hand (by
+	/* Each source's card (0 for none) in the order they are tried, the
+	 * piles' tops then the hand, and each foundation's need, kept up to
+	 * date move by move: a move changes its own source, the hand (by
 	 * turning) and one foundation. */
 	uint8_t top[5], need[4];
-	top[0] = s->hand;
 	for (int w = 0; w < s->npiles; w++)
-		top[w + 1] = s->len[w] ? s->pile[w][s->len[w] - 1] : 0;
+		top[w] = s->len[w] ? s->pile[w][s->len[w] - 1] : 0;
+	top[s->npiles] = s->hand;
 	for (int k = 0; k < 4; k++)
 		need[k] = calc_needs[k][s->found[k]];
 	/* Most tops are wanted by no foundation: one bit test rules them out
 	 * (bit 0, a complete foundation's need, stands for no card). */
 	unsigned wanted = wanted_ranks(need);
 	for (int i = 0; i <= s->npiles;) {
-		int from = i < s->npiles ? i + 1 : 0, card = top[from];
+		int card = top[i];
 		if (!(wanted >> card & 1)) {
 			i++;
 			continue;
 		}
+		int from = i < s->npiles ? i + 1 : 0;
 		unsigned m = 0, f = KEEP_FIELD(*kept, from);
 		for (int k = 0; k < 4; k++)
 			m |= (unsigned)(need[k] == card) << k;
@@ -425,7 +427,7 @@ static int eager_play(calc_state *s, int *moves, int **first, bool unturn, bool 
 		/* A copy on a later top makes it a choice (copies_on_tops). */
 		int k = __builtin_ctz(m), copy = 0;
 		for (int w = from; from && w < s->npiles; w++)
-			copy |= top[w + 1] == card;
+			copy |= top[w] == card;
 		int n = copy ? copies_on_tops(s, from, card, k, moves, *kept) : 0;
 		if (n)
 			return n;
@@ -443,11 +445,9 @@ static int eager_play(calc_state *s, int *moves, int **first, bool unturn, bool 
 			calc_play_unturned(s, move);
 		else
 			calc_play(s, move);
-		if (from) {
-			int w = from - 1;
-			top[from] = s->len[w] ? s->pile[w][s->len[w] - 1] : 0;
-		}
-		top[0] = s->hand;
+		if (from)
+			top[i] = s->len[i] ? s->pile[i][s->len[i] - 1] : 0;
+		top[s->npiles] = s->hand;
 		need[k] = calc_needs[k][s->found[k]];
 		*kept &= ~(7u << 3 * from);
 		wanted = wanted_ranks(need);
