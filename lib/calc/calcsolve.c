@@ -173,12 +173,12 @@ static void remember_lost(calcsolve *sv, uint64_t h)
 }
 
 /* The foundations' sequences as bits, for hopeless: upto[k][n], the ranks
- * of foundation k's first n cards; lo[k][m] and hi[k][m], the places in
- * k's sequence (bits 0..12) of the ranks in M, 1..7 (bit r-1) and 8..13
- * (bit r-8), so that two lookups turn a set of ranks into the places of
- * k's sequence that they fill. */
+ * of foundation k's first n cards (n = 14 as 13); lo[k][m] and hi[k][m],
+ * the places in k's sequence (bits 0..12) of the ranks in M, 1..7 (bit
+ * r-1) and 8..13 (bit r-8), so that two lookups turn a set of ranks into
+ * the places of k's sequence that they fill. */
 typedef struct {
-	uint16_t upto[4][14];
+	uint16_t upto[4][15];
 	uint16_t lo[4][128], hi[4][64];
 } sequence_bits;
 
@@ -194,6 +194,7 @@ static const sequence_bits *foundation_bits(void)
 			t.upto[k][n + 1] = (uint16_t)(t.upto[k][n] | 1u << calc_need(k, n));
 			place[calc_need(k, n)] = n;
 		}
+		t.upto[k][14] = t.upto[k][13]; /* a complete climb's top + 1 */
 		for (unsigned m = 0; m < 128; m++)
 			for (int r = 1; r <= 7; r++)
 				if (m >> (r - 1) & 1)
@@ -239,7 +240,7 @@ static int hopeless(const calc_state *s, unsigned unseen)
 			int top = s->found[k] + __builtin_ctz(~filled >> s->found[k]);
 			/* A sequence holds each rank once, so this is its ranks
 			 * from found[k] to top, the next one needed. */
-			climbed |= t->upto[k][top < 13 ? top + 1 : 13] & ~t->upto[k][s->found[k]];
+			climbed |= t->upto[k][top + 1] & ~t->upto[k][s->found[k]];
 		}
 		popped = false;
 		for (int w = 0; w < s->npiles; w++) {
