@@ -307,15 +307,20 @@ static void copy_position(calc_state *d, const calc_state *s)
 /* Searches on after each of the N MOVES from S in turn: WON at the first
  * win, else UNKNOWN if any search ran out of budget, else LOST. A kept
  * card (KEEP_MOVE) goes on in the same position with it added to KEPT,
- * kept off the foundation it would have gone to. */
-static int try_moves(calcsolve *sv, const calc_state *s, const int *moves, int n, int *first,
+ * kept off the foundation it would have gone to. S is the caller's
+ * scratch copy (each search gets one), so the last move is made in it
+ * rather than in another copy. */
+static int try_moves(calcsolve *sv, calc_state *s, const int *moves, int n, int *first,
 		     unsigned kept)
 {
 	int unknown = 0;
 	for (int i = 0; i < n; i++) {
-		calc_state c;
+		calc_state c, *d = s;
 		int r;
-		copy_position(&c, s);
+		if (i + 1 < n) {
+			copy_position(&c, s);
+			d = &c;
+		}
 		if (moves[i] >= CALC_MOVE_CODES) {
 			/* A kept card costs a position of the budget: keeping
 			 * card after card is a search of its own. It is no move,
@@ -323,12 +328,12 @@ static int try_moves(calcsolve *sv, const calc_state *s, const int *moves, int n
 			if (sv->budget && sv->nodes >= sv->budget)
 				return CALCSOLVE_UNKNOWN;
 			sv->nodes++;
-			r = search(sv, &c, first, keep_more(s, kept, moves[i]));
+			r = search(sv, d, first, keep_more(s, kept, moves[i]));
 		} else {
 			if (first)
 				*first = moves[i];
-			calc_play(&c, moves[i]);
-			r = search(sv, &c, NULL, 0);
+			calc_play(d, moves[i]);
+			r = search(sv, d, NULL, 0);
 		}
 		if (r == CALCSOLVE_WON)
 			return r;
