@@ -220,7 +220,6 @@ bool calc_legal(const calc_state *s, int move)
 	return false;
 }
 
-
 bool calc_over(const calc_state *s)
 {
 	/* A face-down card left with the hand empty is a search's position

@@ -257,5 +257,4 @@ void calc_resample(calc_state *s, rng *r);
 int calc_unseen_by_rank(const calc_state *s, uint8_t out[52]);
 void calc_shuffle_unseen(uint8_t *cards, int n, rng *r);
 
-
 #endif
