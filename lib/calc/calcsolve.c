@@ -379,6 +379,12 @@ static unsigned wanted_ranks(const uint8_t need[4])
 	return (1u << need[0] | 1u << need[1] | 1u << need[2] | 1u << need[3]) & ~1u;
 }
 
+/* Pile W's top card, 0 when it is empty. */
+static inline uint8_t pile_top(const calc_state *s, int w)
+{
+	return s->len[w] ? s->pile[w][s->len[w] - 1] : 0;
+}
+
 /* Plays at once each card that one foundation wants, waste tops before
  * the hand (a hand card played first could have waited for a copy on a
  * pile to go up, freeing that pile). Stops at a card that two or more
@@ -401,10 +407,10 @@ static int eager_play(calc_state *s, int *moves, int **first, bool unturn, bool 
 	 * turning) and one foundation. */
 	uint8_t top[5], need[4];
 	for (int w = 0; w < s->npiles; w++)
-		top[w] = s->len[w] ? s->pile[w][s->len[w] - 1] : 0;
+		top[w] = pile_top(s, w);
 	top[s->npiles] = s->hand;
 	for (int k = 0; k < 4; k++)
-		need[k] = calc_needs[k][s->found[k]];
+		need[k] = (uint8_t)calc_need(k, s->found[k]);
 	/* Most tops are wanted by no foundation: one bit test rules them out
 	 * (bit 0, a complete foundation's need, stands for no card). */
 	unsigned wanted = wanted_ranks(need);
@@ -452,9 +458,9 @@ static int eager_play(calc_state *s, int *moves, int **first, bool unturn, bool 
 		else
 			calc_play(s, move);
 		if (from)
-			top[i] = s->len[i] ? s->pile[i][s->len[i] - 1] : 0;
+			top[i] = pile_top(s, i);
 		top[s->npiles] = s->hand;
-		need[k] = calc_needs[k][s->found[k]];
+		need[k] = (uint8_t)calc_need(k, s->found[k]);
 		*kept &= ~(7u << 3 * from);
 		wanted = wanted_ranks(need);
 		i = 0;
